@@ -1,0 +1,62 @@
+// buildApp(deps): the Fastify instance with every route, hook and handler. It never listens;
+// main.ts (and the tests) decide where.
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Api } from './http/api-types.js';
+import { registerAuthentication } from './http/authenticate.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { API_PREFIX, openApiRoute, registerOpenApi } from './http/openapi.js';
+import { authRoutes } from './modules/auth/routes.js';
+import type { AuthService } from './modules/auth/service.js';
+import { healthRoutes, type Readiness } from './modules/health/routes.js';
+import { securityLogRoutes } from './modules/security-log/routes.js';
+import type { SecurityLogService } from './modules/security-log/service.js';
+import { usersRoutes } from './modules/users/routes.js';
+import type { UsersService } from './modules/users/service.js';
+
+export interface AppDeps {
+  config: Pick<Readonly<Config>, 'http' | 'session'>;
+  logger: Logger;
+  version: string;
+  readiness: Readiness;
+  users: UsersService;
+  auth: AuthService;
+  securityLog: SecurityLogService;
+}
+
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // One line per request would cost more than the request itself on the hot paths.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.config.http.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
+  await app.register(cookie);
+  await registerOpenApi(app, deps.version);
+  registerAuthentication(app, deps.auth, deps.securityLog);
+  openApiRoute(app);
+
+  await app.register(
+    async (api: Api) => {
+      healthRoutes(api, { readiness: deps.readiness });
+      authRoutes(api, {
+        auth: deps.auth,
+        cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.floor(deps.config.session.absoluteTimeoutMs / 1000) },
+      });
+      usersRoutes(api, { users: deps.users });
+      securityLogRoutes(api, { securityLog: deps.securityLog });
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

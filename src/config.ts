@@ -1,0 +1,184 @@
+// Start-up settings: read once from the environment and an optional JSON file, validated,
+// frozen and passed down. Nothing else in the program reads process.env.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 });
+const Millis = Type.Integer({ minimum: 1 });
+
+export const ConfigSchema = Type.Object({
+  port: Port,
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Optional(Type.String()),
+  adminLogin: Type.String({ minLength: 1 }),
+  adminPassword: Type.Optional(Type.String({ minLength: 1 })),
+  mqttPort: Port,
+  snmpTrapPort: Port,
+  logLevel: Type.Union([
+    Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'),
+    Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent'),
+  ]),
+  /** Public base URL printed at start and used in authorization links. */
+  baseUrl: Type.Optional(Type.String()),
+  http: Type.Object({
+    bodyLimit: Type.Integer({ minimum: 1024 }),
+    jsonMaxDepth: Type.Integer({ minimum: 2, maximum: 1000 }),
+  }),
+  server: Type.Object({
+    user: Type.Object({
+      auth_token_enabled: Type.Boolean(),
+    }),
+  }),
+  web: Type.Object({
+    authTokenEnabled: Type.Boolean(),
+  }),
+  session: Type.Object({
+    idleTimeoutMs: Millis,
+    absoluteTimeoutMs: Millis,
+    /** Forces the Secure flag on cookies; requests that arrive over https get it anyway. */
+    secureCookies: Type.Boolean(),
+  }),
+  auth: Type.Object({
+    credentialCacheTtlMs: Type.Integer({ minimum: 0 }),
+    lockout: Type.Object({
+      loginMaxFailures: Type.Integer({ minimum: 1 }),
+      addressMaxFailures: Type.Integer({ minimum: 1 }),
+      windowMs: Millis,
+      cooldownMs: Millis,
+    }),
+  }),
+  securityLog: Type.Object({
+    retentionDays: Type.Integer({ minimum: 1 }),
+  }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+const DEFAULTS: Config = {
+  port: 8080,
+  host: '0.0.0.0',
+  dataDir: './data',
+  adminLogin: 'admin',
+  mqttPort: 1883,
+  snmpTrapPort: 1162,
+  logLevel: 'info',
+  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64 },
+  server: { user: { auth_token_enabled: true } },
+  web: { authTokenEnabled: true },
+  session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },
+  auth: {
+    credentialCacheTtlMs: 60_000,
+    lockout: { loginMaxFailures: 5, addressMaxFailures: 50, windowMs: 5 * 60_000, cooldownMs: 5 * 60_000 },
+  },
+  securityLog: { retentionDays: 90 },
+};
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+export class ConfigError extends Error {}
+
+/** Accepts both nested objects and dotted keys ("server.user.auth_token_enabled": false). */
+function expandDottedKeys(input: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(input)) {
+    const parts = key.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = node[part];
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) node[part] = {};
+      node = node[part] as JsonObject;
+    }
+    const last = parts[parts.length - 1]!;
+    const expanded = isPlainObject(value) ? expandDottedKeys(value) : value;
+    const existing = node[last];
+    node[last] = isPlainObject(existing) && isPlainObject(expanded) ? deepMerge(existing, expanded) : expanded;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function deepMerge(base: JsonObject, over: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  return n;
+}
+
+function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
+  const o: JsonObject = {};
+  const set = (key: string, v: Json | undefined) => {
+    if (v !== undefined && v !== '') o[key] = v;
+  };
+  set('port', envInt(env, 'PORT'));
+  set('host', env.HOST);
+  set('dataDir', env.DATA_DIR);
+  set('databaseUrl', env.DATABASE_URL);
+  set('adminLogin', env.ADMIN_LOGIN);
+  set('adminPassword', env.ADMIN_PASSWORD);
+  set('mqttPort', envInt(env, 'MQTT_PORT'));
+  set('snmpTrapPort', envInt(env, 'SNMP_TRAP_PORT'));
+  set('logLevel', env.LOG_LEVEL);
+  set('baseUrl', env.BASE_URL);
+  return expandDottedKeys(o);
+}
+
+function readConfigFile(path: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read CONFIG_FILE ${path}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`CONFIG_FILE ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw new ConfigError(`CONFIG_FILE ${path} must hold a JSON object`);
+  return expandDottedKeys(parsed);
+}
+
+/**
+ * Builds the configuration: defaults, then the JSON file (CONFIG_FILE), then environment
+ * variables, then explicit overrides (tests). Throws ConfigError naming the bad key.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Record<string, unknown> = {}): Readonly<Config> {
+  let merged = DEFAULTS as unknown as JsonObject;
+  if (env.CONFIG_FILE) merged = deepMerge(merged, readConfigFile(env.CONFIG_FILE));
+  merged = deepMerge(merged, envOverrides(env));
+  merged = deepMerge(merged, expandDottedKeys(overrides as JsonObject));
+  if (!Value.Check(ConfigSchema, merged)) {
+    const first = Value.Errors(ConfigSchema, merged)[0];
+    const where = first ? first.instancePath || '/' : '/';
+    throw new ConfigError(`invalid configuration at ${where}: ${first?.message ?? 'unknown error'}`);
+  }
+  const config = merged as unknown as Config;
+  config.dataDir = resolve(config.dataDir);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (typeof o === 'object' && o !== null) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

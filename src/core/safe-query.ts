@@ -1,0 +1,106 @@
+// MongoDB-style filters written by users, compiled into predicates that cannot hurt the
+// server: only data operators are allowed (no $where or other code), the filter's size is
+// bounded, and $regex runs on RE2 (re2js), whose matching time is linear in the input, so a
+// pathological pattern cannot hang the event loop as a backtracking RegExp would.
+import type { Query } from 'sift';
+import siftModule from 'sift';
+import { RE2JS } from 're2js';
+
+// sift ships CommonJS only: its named exports are reached through the module object.
+const { default: sift, createEqualsOperation } = siftModule as unknown as typeof import('sift');
+
+export class QueryError extends Error {}
+
+const ALLOWED_OPERATORS = new Set([
+  '$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options',
+  '$and', '$or', '$nor', '$not', '$all', '$size', '$elemMatch', '$mod', '$type',
+]);
+
+export const QUERY_LIMITS = { maxNodes: 2000, maxDepth: 32, maxRegexLength: 1000 } as const;
+
+/** Throws QueryError for anything but a plain filter document made of allowed operators. */
+export function assertSafeQuery(query: unknown): asserts query is Record<string, unknown> {
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+    throw new QueryError('filter must be a JSON object');
+  }
+  let nodes = 0;
+  const walk = (value: unknown, depth: number, path: string): void => {
+    if (++nodes > QUERY_LIMITS.maxNodes) throw new QueryError(`filter has more than ${QUERY_LIMITS.maxNodes} parts`);
+    if (depth > QUERY_LIMITS.maxDepth) throw new QueryError(`filter is nested deeper than ${QUERY_LIMITS.maxDepth} levels`);
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, depth + 1, `${path}[${i}]`));
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, v] of Object.entries(value)) {
+      const here = path ? `${path}.${key}` : key;
+      if (key.startsWith('$')) {
+        if (!ALLOWED_OPERATORS.has(key)) throw new QueryError(`operator ${key} is not allowed (at ${here})`);
+        if (key === '$regex') checkRegex(v, (value as Record<string, unknown>).$options, here);
+        if ((key === '$and' || key === '$or' || key === '$nor') && !Array.isArray(v)) {
+          throw new QueryError(`${key} takes an array (at ${here})`);
+        }
+        if ((key === '$in' || key === '$nin' || key === '$all') && !Array.isArray(v)) {
+          throw new QueryError(`${key} takes an array (at ${here})`);
+        }
+      }
+      walk(v, depth + 1, here);
+    }
+  };
+  walk(query, 0, '');
+}
+
+function checkRegex(pattern: unknown, options: unknown, where: string): void {
+  if (typeof pattern !== 'string') throw new QueryError(`$regex takes a string (at ${where})`);
+  if (pattern.length > QUERY_LIMITS.maxRegexLength) throw new QueryError(`$regex longer than ${QUERY_LIMITS.maxRegexLength} characters (at ${where})`);
+  compileRegex(pattern, options, where);
+}
+
+function compileRegex(pattern: string, options: unknown, where: string): RE2JS {
+  if (options !== undefined && (typeof options !== 'string' || !/^[imsx]*$/.test(options))) {
+    throw new QueryError(`$options may hold only the letters i, m, s, x (at ${where})`);
+  }
+  const opts = (options as string | undefined) ?? '';
+  let flags = 0;
+  if (opts.includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
+  if (opts.includes('m')) flags |= RE2JS.MULTILINE;
+  if (opts.includes('s')) flags |= RE2JS.DOTALL;
+  // 'x' (extended): strip unescaped white space and #-comments, as MongoDB does.
+  const source = opts.includes('x') ? pattern.replace(/\\#/g, '\u0000').replace(/#[^\n]*/g, '').replace(/(?<!\\)\s+/g, '').replace(/\u0000/g, '\\#') : pattern;
+  try {
+    return RE2JS.compile(source, flags);
+  } catch (err) {
+    throw new QueryError(`invalid $regex "${pattern}" (at ${where}): ${(err as Error).message}`);
+  }
+}
+
+const safeOperations = {
+  $regex: (pattern: string, ownerQuery: Record<string, unknown>, options: never) => {
+    const re = compileRegex(pattern, ownerQuery.$options, '$regex');
+    return createEqualsOperation((value: unknown) => typeof value === 'string' && re.test(value), ownerQuery, options);
+  },
+  $where: () => {
+    throw new QueryError('operator $where is not allowed');
+  },
+};
+
+export type Predicate<T> = (item: T) => boolean;
+
+/**
+ * Compiles a filter (already checked by assertSafeQuery; callers may have rewritten parts of
+ * it into functions) into a predicate. Errors from sift become QueryError.
+ */
+export function compileQuery<T>(query: Query<T>): Predicate<T> {
+  try {
+    return sift(query as Query<unknown>, { operations: safeOperations as never }) as Predicate<T>;
+  } catch (err) {
+    if (err instanceof QueryError) throw err;
+    throw new QueryError(`invalid filter: ${(err as Error).message}`);
+  }
+}
+
+/** assertSafeQuery + compileQuery, for callers that need no rewriting. */
+export function compileSafeQuery<T>(query: unknown): Predicate<T> {
+  assertSafeQuery(query);
+  return compileQuery<T>(query as Query<T>);
+}

@@ -1,0 +1,21 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Principal } from '../modules/auth/service.js';
+import type { Right } from '../modules/users/rights.js';
+
+/** The Fastify instance as routes see it: schemas type the handlers through TypeBox. */
+export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without signing in. */
+    public?: boolean;
+    /** The right a caller needs; 403 naming it otherwise. */
+    right?: Right;
+    /** With `right`: a caller may also act on their own user (path parameter `id`). */
+    allowSelf?: boolean;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}

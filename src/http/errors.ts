@@ -1,0 +1,101 @@
+// The one error type of the program, and the one handler that turns any thrown error into
+// the API's `{code, message}` body. Services throw AppError; everything else is a bug (500).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ErrorCode =
+  | 'InvalidContent'
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'InvalidCredentials'
+  | 'Forbidden'
+  | 'ResourceNotFound'
+  | 'Conflict'
+  | 'PayloadTooLarge'
+  | 'TooManyRequests'
+  | 'ServiceUnavailable'
+  | 'Internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  InvalidContent: 400,
+  BadRequest: 400,
+  Unauthorized: 401,
+  InvalidCredentials: 401,
+  Forbidden: 403,
+  ResourceNotFound: 404,
+  Conflict: 409,
+  PayloadTooLarge: 413,
+  TooManyRequests: 429,
+  ServiceUnavailable: 503,
+  Internal: 500,
+};
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.statusCode = STATUS[code];
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BadRequest', message);
+export const notFound = (what: string) => new AppError('ResourceNotFound', `${what} not found`);
+export const conflict = (message: string) => new AppError('Conflict', message);
+export const forbidden = (right: string) => new AppError('Forbidden', `Forbidden: right "${right}" is required`);
+
+/** Fastify's own errors (parsing, validation, limits) mapped onto the API's codes. */
+function fromFastifyError(err: FastifyError): AppError | undefined {
+  if (err.validation) {
+    const where = err.validationContext ?? 'request';
+    const first = err.validation[0];
+    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+    const subject = path ? `${where}.${path}` : where;
+    const code = where === 'body' && err.validation.some((v) => v.instancePath === '') ? 'InvalidContent' : 'BadRequest';
+    return new AppError(code, `${subject} ${first?.message ?? 'is invalid'}`);
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PayloadTooLarge', 'request body is larger than the configured limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('InvalidContent', `unsupported Content-Type; send application/json`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('InvalidContent', err.message);
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError('InvalidContent', 'Content-Type header is invalid');
+  }
+  if (err instanceof SyntaxError) return new AppError('InvalidContent', `body is not valid JSON: ${err.message}`);
+  // Other 4xx errors raised by Fastify or plugins (e.g. bad URL encoding) are client errors.
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError(err.statusCode === 404 ? 'ResourceNotFound' : 'BadRequest', err.message);
+  }
+  return undefined;
+}
+
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err && typeof err === 'object') return fromFastifyError(err as FastifyError);
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.statusCode).type('application/json; charset=utf-8').send({ code: err.code, message: err.message });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toAppError(err);
+    if (known) return sendError(reply, known);
+    request.log.error({ err, reqId: request.id }, 'unhandled error');
+    return sendError(reply, new AppError('Internal', `internal error (request id ${request.id})`));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new AppError('ResourceNotFound', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

@@ -1,0 +1,34 @@
+// The OpenAPI 3.1 document, generated from the same route schemas that validate requests.
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+
+export const API_PREFIX = '/node/api';
+
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Vigil monitoring API',
+        version,
+        description: 'Errors are `{code, message}`. Sign in with HTTP Basic, a session cookie (`POST /users/session`; ' +
+          'state-changing cookie requests carry `x-csrf-token`) or an API token (`?api-token=`).',
+      },
+      components: {
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic' },
+          session: { type: 'apiKey', in: 'cookie', name: 'sid' },
+          apiToken: { type: 'apiKey', in: 'query', name: 'api-token' },
+        },
+      },
+      security: [{ basic: [] }, { session: [] }, { apiToken: [] }],
+    },
+  });
+}
+
+export function openApiRoute(app: FastifyInstance): void {
+  app.get(`${API_PREFIX}/openapi.json`, {
+    schema: { tags: ['operations'], summary: 'This OpenAPI document', security: [] },
+    config: { public: true },
+  }, async () => app.swagger());
+}

@@ -1,0 +1,115 @@
+// read config → open storage → build app → start listeners; and the way back on SIGTERM/SIGINT.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Readiness } from './modules/health/routes.js';
+import { createServices } from './services.js';
+import { openStorage } from './storage/open-storage.js';
+
+const HOUR = 3_600_000;
+export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export interface RunningServer {
+  /** Base URL of the HTTP listener, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Where first-start messages (URL, admin password) go; the console by default. */
+  print?: (line: string) => void;
+}
+
+export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
+  const readiness: Readiness = { ready: false };
+
+  const storage = await openStorage(config);
+  const services = createServices(config, storage, logger);
+  const admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
+
+  const app = await buildApp({ config, logger, version: packageVersion(), readiness, ...services });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+
+  const maintenance = async () => {
+    try {
+      await services.securityLog.purgeExpired();
+      await services.auth.purgeExpiredSessions();
+    } catch (err) {
+      logger.error({ err }, 'maintenance failed');
+    }
+  };
+  await maintenance();
+  const timer = setInterval(maintenance, HOUR).unref();
+  readiness.ready = true;
+
+  print(`Vigil is running at ${url}/  (API: ${url}/node/api, OpenAPI: ${url}/node/api/openapi.json)`);
+  if (admin.generatedPassword) {
+    const file = join(config.dataDir, INITIAL_PASSWORD_FILE);
+    writeFileSync(file, admin.generatedPassword + '\n', { mode: 0o600 });
+    print(`First start: created user "${config.adminLogin}" with password ${admin.generatedPassword}`);
+    print(`(also saved in ${file}; change it and delete that file)`);
+  } else if (admin.created) {
+    print(`First start: created user "${config.adminLogin}" with the password from ADMIN_PASSWORD`);
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      readiness.ready = false;
+      clearInterval(timer);
+      await app.close(); // stops accepting and waits for requests in flight
+      await services.securityLog.flush();
+      await storage.close();
+    })());
+  return { url, port, stop };
+}
+
+async function main(): Promise<void> {
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`vigil: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel });
+  const server = await startServer(config, { logger });
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`vigil: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,223 @@
+// Sign-in by HTTP Basic, session cookie or API token, and the sessions and tokens themselves.
+// Verified credentials are cached (keyed by a keyed hash, never the secret itself) so that a
+// steady stream of authenticated requests costs a map lookup, not a password hash.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AppError } from '../../http/errors.js';
+import type { SessionRecord, SessionsStore, UserRecord } from '../../storage/types.js';
+import type { ClientContext, SecuritySource } from '../security-log/events.js';
+import type { SecurityLogService } from '../security-log/service.js';
+import type { Right } from '../users/rights.js';
+import { effectiveRights, isBlocked, type UsersService } from '../users/service.js';
+import type { Lockout } from './lockout.js';
+import { dummyPasswordHash, verifyPassword } from './password.js';
+import { TtlCache } from './ttl-cache.js';
+
+export type AuthMethod = 'basic' | 'session' | 'token';
+
+export interface Principal {
+  user: UserRecord;
+  rights: ReadonlySet<Right>;
+  method: AuthMethod;
+  session?: SessionRecord;
+}
+
+export interface AuthSettings {
+  tokenEnabled: boolean;
+  idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
+  credentialCacheTtlMs: number;
+}
+
+export interface AuthDeps {
+  users: UsersService;
+  sessions: SessionsStore;
+  securityLog: SecurityLogService;
+  lockout: Lockout;
+  settings: AuthSettings;
+  clock: () => number;
+  logger: Logger;
+}
+
+interface CachedCredential {
+  userId: string;
+  authVersion: number;
+}
+
+/** Session activity is written back at most this often; idle expiry is that coarse at worst. */
+const TOUCH_INTERVAL_MS = 30_000;
+const SESSION_CACHE_TTL_MS = 10_000;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
+  // Per-process key: cache keys are useless to anyone who reads memory dumps of another run.
+  const cacheKey = randomBytes(32);
+  const basicCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
+  const tokenCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
+  const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
+
+  const unauthorized = (message: string) => new AppError('Unauthorized', message);
+
+  function refuseLocked(login: string | undefined, ctx: ClientContext, source: SecuritySource): void {
+    const lock = lockout.check(login, ctx.remoteAddress);
+    if (!lock) return;
+    const seconds = Math.ceil(lock.retryAfterMs / 1000);
+    securityLog.record('login-locked', ctx, { login: login ?? '', message: `locked by ${lock.scope}, ${seconds} s left`, source });
+    throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+  }
+
+  function failed(login: string | undefined, userId: string | null, ctx: ClientContext, source: SecuritySource, reason: string): void {
+    securityLog.record('login-failure', ctx, { login: login ?? '', userId, message: reason, source });
+    const locked = lockout.fail(login, ctx.remoteAddress);
+    if (locked.loginLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: 'login locked', source });
+    if (locked.addressLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: `address ${ctx.remoteAddress} locked`, source });
+  }
+
+  /** Refuses blocked users and returns the principal. */
+  function admit(user: UserRecord, method: AuthMethod, ctx: ClientContext, session?: SessionRecord): Principal {
+    if (isBlocked(user, clock())) {
+      securityLog.record('login-failure', ctx, { login: user.login, userId: user.id, message: 'account is blocked', source: method });
+      throw unauthorized('account is blocked');
+    }
+    return { user, rights: effectiveRights(user), method, session };
+  }
+
+  /** Verifies a login and password (no cache), counting failures. */
+  async function verifyLogin(login: string, password: string, ctx: ClientContext, source: SecuritySource): Promise<UserRecord> {
+    refuseLocked(login, ctx, source);
+    const user = await users.findByLogin(login);
+    // Hash even for unknown logins so response time does not tell which logins exist.
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !ok) {
+      failed(login, user?.id ?? null, ctx, source, user ? 'wrong password' : 'unknown login');
+      throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', 'wrong login or password');
+    }
+    lockout.succeed(login);
+    return user;
+  }
+
+  async function userForToken(token: string, ctx: ClientContext): Promise<UserRecord> {
+    if (!settings.tokenEnabled) throw unauthorized('token authentication is disabled on this server');
+    const hash = sha256(token);
+    const hit = tokenCache.get(hash);
+    if (hit) {
+      const user = await users.getForAuth(hit.userId);
+      if (user && user.authVersion === hit.authVersion && user.tokenHash === hash) return user;
+      tokenCache.delete(hash);
+    }
+    refuseLocked(undefined, ctx, 'token');
+    const user = await users.findByTokenHash(hash);
+    if (!user) {
+      failed(undefined, null, ctx, 'token', 'unknown API token');
+      throw unauthorized('invalid API token');
+    }
+    tokenCache.set(hash, { userId: user.id, authVersion: user.authVersion });
+    securityLog.record('login-success', ctx, { login: user.login, userId: user.id, message: 'API token accepted', source: 'token' });
+    return user;
+  }
+
+  async function openSession(user: UserRecord): Promise<{ sessionId: string; csrfToken: string }> {
+    const sessionId = newSecret();
+    const now = clock();
+    const session: SessionRecord = { idHash: sha256(sessionId), userId: user.id, csrfToken: newSecret(), created: now, lastSeen: now };
+    await sessions.create(session);
+    sessionCache.set(session.idHash, { session, persistedLastSeen: now });
+    return { sessionId, csrfToken: session.csrfToken };
+  }
+
+  return {
+    async authenticateBasic(login: string, password: string, ctx: ClientContext): Promise<Principal> {
+      const key = createHmac('sha256', cacheKey).update(login).update('\0').update(password).digest('base64url');
+      const hit = basicCache.get(key);
+      if (hit) {
+        refuseLocked(login, ctx, 'basic');
+        const user = await users.getForAuth(hit.userId);
+        if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
+        basicCache.delete(key);
+      }
+      const user = await verifyLogin(login, password, ctx, 'basic');
+      const principal = admit(user, 'basic', ctx);
+      basicCache.set(key, { userId: user.id, authVersion: user.authVersion });
+      securityLog.record('login-success', ctx, { login, userId: user.id, message: 'HTTP Basic credentials accepted', source: 'basic' });
+      return principal;
+    },
+
+    async authenticateToken(token: string, ctx: ClientContext): Promise<Principal> {
+      return admit(await userForToken(token, ctx), 'token', ctx);
+    },
+
+    async authenticateSession(sessionId: string, ctx: ClientContext): Promise<Principal> {
+      const idHash = sha256(sessionId);
+      const now = clock();
+      let entry = sessionCache.get(idHash);
+      if (!entry) {
+        const stored = await sessions.get(idHash);
+        if (!stored) throw unauthorized('no such session (signed out or expired)');
+        entry = { session: stored, persistedLastSeen: stored.lastSeen };
+        sessionCache.set(idHash, entry);
+      }
+      const { session } = entry;
+      const idle = now - session.lastSeen > settings.idleTimeoutMs;
+      if (idle || now - session.created > settings.absoluteTimeoutMs) {
+        sessionCache.delete(idHash);
+        await sessions.delete(idHash);
+        throw unauthorized(idle ? 'session expired (idle too long)' : 'session expired');
+      }
+      const user = await users.getForAuth(session.userId);
+      if (!user) throw unauthorized('the session user no longer exists');
+      const principal = admit(user, 'session', ctx, session);
+      session.lastSeen = now;
+      if (now - entry.persistedLastSeen >= TOUCH_INTERVAL_MS) {
+        entry.persistedLastSeen = now;
+        sessions.touch(idHash, now).catch((err: unknown) => logger.error({ err }, 'cannot record session activity'));
+      }
+      return principal;
+    },
+
+    /** POST /users/session with login and password. */
+    async signIn(login: string, password: string, ctx: ClientContext) {
+      const user = await verifyLogin(login, password, ctx, 'session');
+      admit(user, 'session', ctx);
+      const opened = await openSession(user);
+      securityLog.record('login-success', ctx, { login, userId: user.id, message: 'session opened', source: 'session' });
+      return opened;
+    },
+
+    /** POST /users/session with an API token (the web page's /?auth-token=T). */
+    async signInWithToken(token: string, ctx: ClientContext) {
+      const user = await userForToken(token, ctx);
+      admit(user, 'token', ctx);
+      const opened = await openSession(user);
+      securityLog.record('login-success', ctx, { login: user.login, userId: user.id, message: 'session opened with API token', source: 'session' });
+      return opened;
+    },
+
+    async signOut(principal: Principal, ctx: ClientContext): Promise<void> {
+      if (principal.session) {
+        sessionCache.delete(principal.session.idHash);
+        await sessions.delete(principal.session.idHash);
+      }
+      securityLog.record('logout', ctx, { login: principal.user.login, userId: principal.user.id, message: 'session closed', source: principal.method });
+    },
+
+    /** Creates a new API token for the user (replacing any earlier one); shown only now. */
+    async issueToken(userId: string): Promise<string> {
+      const token = newSecret();
+      await users.setTokenHash(userId, sha256(token));
+      return token;
+    },
+
+    async revokeToken(userId: string): Promise<void> {
+      await users.setTokenHash(userId, null);
+    },
+
+    async purgeExpiredSessions(): Promise<number> {
+      const now = clock();
+      return sessions.deleteExpired(now - settings.idleTimeoutMs, now - settings.absoluteTimeoutMs);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

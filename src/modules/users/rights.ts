@@ -1,0 +1,30 @@
+// The named rights of this API family (api-extensions.md "Users"). Routes declare the one
+// they need in their config; the bootstrap admin holds all of them.
+export const RIGHTS = [
+  'manage-users',
+  'read-security-log',
+  'manage-objects',
+  'create-objects',
+  'modify-objects',
+  'delete-objects',
+  'manage-links',
+  'create-links',
+  'modify-links',
+  'manage-classes',
+  'manage-configuration',
+  'manage-history',
+  'manage-properties',
+  'manage-service-properties',
+  'run-bulks',
+  'execute-operations',
+  'manage-operations',
+  'entityPermissions',
+  'view-section-stat',
+  'view-section-monitoring',
+  'view-section-history-graph',
+] as const;
+
+export type Right = (typeof RIGHTS)[number];
+
+const KNOWN = new Set<string>(RIGHTS);
+export const isRight = (name: string): name is Right => KNOWN.has(name);

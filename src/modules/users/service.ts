@@ -1,0 +1,221 @@
+// Users: accounts, their rights and object access lists. Keeps a short-lived cache of user
+// records by id because every authenticated request needs its caller's record.
+import { randomBytes } from 'node:crypto';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { QueryError } from '../../core/safe-query.js';
+import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore, type SessionsStore } from '../../storage/types.js';
+import { hashPassword } from '../auth/password.js';
+import { RIGHTS, isRight, type Right } from './rights.js';
+import type { CreateUserInput, PatchUserInput, UserView } from './schemas.js';
+import { compileUserFilter } from './user-filter.js';
+
+export const STATUS_ACTIVE = 2;
+export const STATUS_BLOCKED = 3;
+
+/** Who asks for a change: their id and effective rights. */
+export interface Actor {
+  userId: string;
+  rights: ReadonlySet<string>;
+}
+
+/** Fields a user may change on their own account without `manage-users`. */
+const SELF_EDITABLE = new Set(['email', 'language', 'password']);
+
+export interface UsersServiceDeps {
+  users: UsersStore;
+  sessions: SessionsStore;
+  clock: () => number;
+  /** How long a cached user record may be served without re-reading the store. */
+  cacheTtlMs?: number;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function isBlocked(user: UserRecord, now: number): boolean {
+  return user.status === STATUS_BLOCKED || (user.activeTo !== null && now > user.activeTo);
+}
+
+export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
+  return new Set(user.isAdmin ? RIGHTS : user.permissions.filter(isRight));
+}
+
+export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
+  const cache = new Map<string, { user: UserRecord; at: number }>();
+  const remember = (user: UserRecord) => {
+    cache.set(user.id, { user, at: clock() });
+    return user;
+  };
+
+  const view = (u: UserRecord): UserView => ({
+    id: u.id,
+    login: u.login,
+    email: u.email,
+    status: isBlocked(u, clock()) ? STATUS_BLOCKED : STATUS_ACTIVE,
+    language: u.language,
+    contacts: u.contacts,
+    eventFilter: u.eventFilter,
+    permissions: u.isAdmin ? [...RIGHTS] : u.permissions,
+    ...(u.objectPermissions ? { objectPermissions: u.objectPermissions } : {}),
+    activeTo: u.activeTo,
+    created: u.created,
+    updated: u.updated,
+  });
+
+  async function mustGet(id: string): Promise<UserRecord> {
+    const user = await users.get(id);
+    if (!user) throw notFound(`user ${id}`);
+    return user;
+  }
+
+  async function changeUser(id: string, changes: UserChanges, bumpAuth: boolean): Promise<UserRecord> {
+    try {
+      const updated = await users.update(id, changes, clock(), bumpAuth);
+      if (!updated) throw notFound(`user ${id}`);
+      return remember(updated);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) throw conflict(`login "${changes.login}" is already taken`);
+      throw err;
+    }
+  }
+
+  return {
+    view,
+
+    /** The user record for authentication, served from cache while fresh. */
+    async getForAuth(id: string): Promise<UserRecord | undefined> {
+      const hit = cache.get(id);
+      if (hit && clock() - hit.at < cacheTtlMs) return hit.user;
+      const user = await users.get(id);
+      if (!user) {
+        cache.delete(id);
+        return undefined;
+      }
+      return remember(user);
+    },
+
+    findByLogin: (login: string) => users.getByLogin(login),
+    findByTokenHash: (hash: string) => users.getByTokenHash(hash),
+
+    async list(page: Page): Promise<UserView[]> {
+      return (await users.list(page)).map(view);
+    },
+
+    async get(id: string): Promise<UserView> {
+      return view(await mustGet(id));
+    },
+
+    async create(input: CreateUserInput): Promise<UserView> {
+      try {
+        const user = await users.create(
+          {
+            login: input.login,
+            email: input.email ?? '',
+            status: input.status ?? STATUS_ACTIVE,
+            language: input.language ?? 'en',
+            contacts: input.contacts ?? [],
+            eventFilter: input.eventFilter ?? [],
+            permissions: [...new Set(input.permissions ?? [])],
+            objectPermissions: input.objectPermissions ?? null,
+            activeTo: input.activeTo ?? null,
+            isAdmin: false,
+            passwordHash: await hashPassword(input.password),
+          },
+          clock(),
+        );
+        return view(remember(user));
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) throw conflict(`login "${input.login}" is already taken`);
+        throw err;
+      }
+    },
+
+    async update(id: string, patch: PatchUserInput, actor: Actor): Promise<UserView> {
+      const current = await mustGet(id);
+      const isSelf = actor.userId === id;
+      if (!actor.rights.has('manage-users')) {
+        const before = view(current) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(patch)) {
+          if (value === undefined || SELF_EDITABLE.has(key)) continue;
+          if (JSON.stringify(before[key]) !== JSON.stringify(value)) throw forbidden('manage-users');
+        }
+      }
+      if (isSelf && patch.status === STATUS_BLOCKED) throw conflict('you cannot block your own account');
+      const changes: UserChanges = {
+        login: patch.login,
+        email: patch.email,
+        status: patch.status,
+        language: patch.language,
+        contacts: patch.contacts,
+        eventFilter: patch.eventFilter,
+        permissions: patch.permissions && [...new Set(patch.permissions)],
+        objectPermissions: patch.objectPermissions,
+        activeTo: patch.activeTo,
+      };
+      if (patch.password !== undefined) changes.passwordHash = await hashPassword(patch.password);
+      const credentialsChange =
+        patch.password !== undefined ||
+        patch.login !== undefined ||
+        patch.status !== undefined ||
+        patch.activeTo !== undefined ||
+        patch.permissions !== undefined;
+      const updated = await changeUser(id, changes, credentialsChange);
+      if (isBlocked(updated, clock())) await sessions.deleteForUser(id);
+      return view(updated);
+    },
+
+    async delete(id: string, actor: Actor): Promise<void> {
+      if (actor.userId === id) throw conflict('you cannot delete your own account');
+      if (!(await users.delete(id))) throw notFound(`user ${id}`);
+      cache.delete(id);
+    },
+
+    async search(filter: unknown, page: Page): Promise<UserView[]> {
+      let matches;
+      try {
+        matches = compileUserFilter(filter ?? {});
+      } catch (err) {
+        if (err instanceof QueryError) throw badRequest(err.message);
+        throw err;
+      }
+      const found = (await users.all()).map(view).filter(matches);
+      return found.slice(page.skip, page.skip + page.limit);
+    },
+
+    /** Stores (or clears) the hash of the user's API token; the old token stops working. */
+    async setTokenHash(id: string, tokenHash: string | null): Promise<void> {
+      await changeUser(id, { tokenHash }, true);
+    },
+
+    /**
+     * First start: creates the bootstrap admin. Returns the generated password when none was
+     * given, so the caller can show it once. Later starts keep the admin's admin flag.
+     */
+    async ensureBootstrapAdmin(login: string, password?: string): Promise<{ created: boolean; generatedPassword?: string }> {
+      const existing = await users.getByLogin(login);
+      if (existing) {
+        if (!existing.isAdmin) await changeUser(existing.id, { isAdmin: true }, true);
+        return { created: false };
+      }
+      // Users exist but not this login (the admin was renamed): do not add a second admin.
+      if ((await users.count()) > 0) return { created: false };
+      const generated = password ? undefined : randomBytes(12).toString('base64url');
+      await users.create(
+        {
+          login,
+          email: '',
+          status: STATUS_ACTIVE,
+          language: 'en',
+          contacts: [],
+          eventFilter: [],
+          permissions: [...RIGHTS],
+          objectPermissions: null,
+          activeTo: null,
+          isAdmin: true,
+          passwordHash: await hashPassword(password ?? generated!),
+        },
+        clock(),
+      );
+      return { created: true, generatedPassword: generated };
+    },
+  };
+}

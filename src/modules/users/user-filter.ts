@@ -1,0 +1,34 @@
+// POST /users/search filter rules (monitoring-api.md): MongoDB-style over user fields, plus
+// `email: {contains}`; nested objects match only as a whole, never by inner fields.
+import { assertSafeQuery, compileQuery, QueryError, type Predicate } from '../../core/safe-query.js';
+import type { UserView } from './schemas.js';
+
+const never = () => false;
+
+function rewrite(query: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      out[key] = (value as unknown[]).map((q) => (typeof q === 'object' && q !== null ? rewrite(q as Record<string, unknown>) : q));
+    } else if (!key.startsWith('$') && key.includes('.')) {
+      // A path into a nested object ("objectPermissions.include") names no user field.
+      out[key] = never;
+    } else if (key === 'email' && isContains(value)) {
+      const part = value.contains;
+      if (typeof part !== 'string') throw new QueryError('email.contains takes a string');
+      out[key] = (v: unknown) => typeof v === 'string' && v.includes(part);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function isContains(v: unknown): v is { contains: unknown } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'contains' in v;
+}
+
+export function compileUserFilter(query: unknown): Predicate<UserView> {
+  assertSafeQuery(query);
+  return compileQuery<UserView>(rewrite(query) as never);
+}

@@ -1,0 +1,30 @@
+// Wires storage into the services: each service gets only the stores it needs.
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { createLockout } from './modules/auth/lockout.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createSecurityLogService } from './modules/security-log/service.js';
+import { createUsersService } from './modules/users/service.js';
+import type { Storage } from './storage/types.js';
+
+export function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
+  const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
+  const users = createUsersService({ users: storage.users, sessions: storage.sessions, clock });
+  const auth = createAuthService({
+    users,
+    sessions: storage.sessions,
+    securityLog,
+    lockout: createLockout(config.auth.lockout, clock),
+    settings: {
+      tokenEnabled: config.server.user.auth_token_enabled,
+      idleTimeoutMs: config.session.idleTimeoutMs,
+      absoluteTimeoutMs: config.session.absoluteTimeoutMs,
+      credentialCacheTtlMs: config.auth.credentialCacheTtlMs,
+    },
+    clock,
+    logger,
+  });
+  return { securityLog, users, auth };
+}
+
+export type Services = ReturnType<typeof createServices>;

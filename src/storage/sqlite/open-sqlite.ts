@@ -1,0 +1,40 @@
+// Opens (creating if needed) the embedded SQLite database in DATA_DIR and assembles the stores.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Storage } from '../types.js';
+import { migrate } from './migrator.js';
+import { createSqliteSecurityLogStore } from './security-log-store.js';
+import { createSqliteSessionsStore } from './sessions-store.js';
+import { createSqliteUsersStore } from './users-store.js';
+
+export const SQLITE_FILE = 'vigil.db';
+
+export function openSqliteStorage(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, SQLITE_FILE));
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable across application crashes in WAL mode; only a power cut can lose
+    // the last commits. foreign_keys makes ON DELETE CASCADE work.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return {
+    dialect: 'sqlite',
+    users: createSqliteUsersStore(db),
+    sessions: createSqliteSessionsStore(db),
+    securityLog: createSqliteSecurityLogStore(db),
+    async close() {
+      if (db.open) {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        db.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// The store interfaces the services depend on: one per resource family. Every method returns
+// a Promise so that a PostgreSQL implementation can stand behind the same interface.
+
+export interface ObjectPermissions {
+  include: Array<string | number>;
+  exclude?: Array<string | number>;
+}
+
+export interface UserRecord {
+  id: string;
+  login: string;
+  email: string;
+  /** 2 active, 3 blocked (as stored; an expired activeTo also blocks, see users service). */
+  status: number;
+  language: string;
+  contacts: unknown[];
+  eventFilter: unknown[];
+  permissions: string[];
+  objectPermissions: ObjectPermissions | null;
+  activeTo: number | null;
+  isAdmin: boolean;
+  passwordHash: string;
+  tokenHash: string | null;
+  /** Bumped whenever credentials or status change, so cached sign-ins can be dropped. */
+  authVersion: number;
+  created: number;
+  updated: number;
+}
+
+export type NewUser = Omit<UserRecord, 'id' | 'authVersion' | 'tokenHash' | 'created' | 'updated'>;
+export type UserChanges = Partial<Omit<UserRecord, 'id' | 'created' | 'updated' | 'authVersion'>>;
+
+export interface Page {
+  limit: number;
+  skip: number;
+}
+
+/** Thrown by stores when a unique key (e.g. a login) is already taken. */
+export class DuplicateKeyError extends Error {
+  constructor(readonly key: string) {
+    super(`duplicate ${key}`);
+  }
+}
+
+export interface UsersStore {
+  list(page: Page): Promise<UserRecord[]>;
+  /** Every user; the user table stays small (people, not devices). */
+  all(): Promise<UserRecord[]>;
+  count(): Promise<number>;
+  get(id: string): Promise<UserRecord | undefined>;
+  getByLogin(login: string): Promise<UserRecord | undefined>;
+  getByTokenHash(tokenHash: string): Promise<UserRecord | undefined>;
+  create(user: NewUser, now: number): Promise<UserRecord>;
+  /** Applies the changes; bumps authVersion when `bumpAuth` is set. Undefined if absent. */
+  update(id: string, changes: UserChanges, now: number, bumpAuth: boolean): Promise<UserRecord | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface SessionRecord {
+  /** SHA-256 of the session id; the id itself is never stored. */
+  idHash: string;
+  userId: string;
+  csrfToken: string;
+  created: number;
+  lastSeen: number;
+}
+
+export interface SessionsStore {
+  create(session: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  touch(idHash: string, lastSeen: number): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  deleteForUser(userId: string): Promise<void>;
+  /** Removes sessions idle since before `idleBefore` or created before `createdBefore`. */
+  deleteExpired(idleBefore: number, createdBefore: number): Promise<number>;
+}
+
+/** A security log record as the API shows it, minus `id` and with a millisecond timestamp. */
+export interface SecurityEvent {
+  timestamp: number;
+  userId: string | null;
+  level: string;
+  severity: string;
+  eventClassId: string;
+  eventDescription: string;
+  host: string;
+  message: {
+    remoteAddress: string;
+    login: string;
+    message: string;
+    connection: {
+      localAddress: string;
+      localHost: string;
+      localPort: number;
+      remoteAddress: string;
+      remoteHost: string;
+      request: { request: string; hostname: string; userAgent: string };
+    };
+  };
+  extra: { source: string; channel: string };
+}
+
+export interface StoredSecurityEvent extends SecurityEvent {
+  id: string;
+}
+
+export interface SecurityLogQuery {
+  from?: number;
+  to?: number;
+  userId?: string;
+  /** Keyset cursor: only records older than this (timestamp, id) pair. */
+  before?: { timestamp: number; id: string };
+  limit: number;
+  /** Offset, used only when no cursor is given. */
+  skip?: number;
+}
+
+export interface SecurityLogStore {
+  append(events: SecurityEvent[]): Promise<void>;
+  /** Newest first. */
+  find(query: SecurityLogQuery): Promise<StoredSecurityEvent[]>;
+  deleteOlderThan(timestamp: number): Promise<number>;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly users: UsersStore;
+  readonly sessions: SessionsStore;
+  readonly securityLog: SecurityLogStore;
+  close(): Promise<void>;
+}
