@@ -58,7 +58,6 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const timer = setInterval(maintenance, HOUR).unref();
   readiness.ready = true;
 
-  print(`Vigil is running at ${url}/  (API: ${url}/node/api, OpenAPI: ${url}/node/api/openapi.json)`);
   if (admin.generatedPassword) {
     const file = join(config.dataDir, INITIAL_PASSWORD_FILE);
     writeFileSync(file, admin.generatedPassword + '\n', { mode: 0o600 });
@@ -67,6 +66,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   } else if (admin.created) {
     print(`First start: created user "${config.adminLogin}" with the password from ADMIN_PASSWORD`);
   }
+  // Last, so that a reader of the output knows every line before it is there.
+  print(`Vigil is running at ${url}/  (API: ${url}/node/api, OpenAPI: ${url}/node/api/openapi.json)`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

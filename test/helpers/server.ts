@@ -1,0 +1,129 @@
+// Starts the real server (real SQLite file in a fresh temp dir, real HTTP on a loopback port)
+// and speaks to it as a client does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startServer } from '../../src/main.js';
+
+export const ADMIN = { login: 'admin', password: 'admin-pass-1' } as const;
+
+export interface TestServer {
+  url: string;
+  /** `${url}/node/api` */
+  api: string;
+  dataDir: string;
+  config: Readonly<Config>;
+  /** Lines the server printed at start (URL, first-start admin password). */
+  printed: string[];
+  /** Stops the server; the data dir is kept so a test may start again on it. */
+  stop(): Promise<void>;
+  /** Stops (if running) and deletes the data dir. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * `overrides` are configuration keys in nested or dotted form, e.g.
+ * `{ 'server.user.auth_token_enabled': false, session: { idleTimeoutMs: 200 } }`.
+ */
+export async function startTestServer(overrides: Record<string, unknown> = {}, dataDir?: string): Promise<TestServer> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const config = loadConfig({}, {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: dir,
+    adminPassword: ADMIN.password,
+    logLevel: 'silent',
+    mqttPort: 0,
+    snmpTrapPort: 0,
+    ...overrides,
+  });
+  const printed: string[] = [];
+  const running = await startServer(config, { logger: pino({ level: 'silent' }), print: (l) => printed.push(l) });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await running.stop();
+  };
+  return {
+    url: running.url,
+    api: `${running.url}/node/api`,
+    dataDir: dir,
+    config,
+    printed,
+    stop,
+    async destroy() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const basic = (login: string, password: string) => 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64');
+export const adminAuth = { authorization: basic(ADMIN.login, ADMIN.password) };
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is (already serialised), with `contentType`. */
+  rawBody?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** `path` is relative to /node/api unless it starts with http. */
+export async function call(server: TestServer, method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+  const url = path.startsWith('http') ? path : server.api + path;
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | Buffer | undefined;
+  if (opts.rawBody !== undefined) {
+    body = opts.rawBody;
+    headers['content-type'] = opts.contentType ?? 'application/json';
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(url, { method, headers, body: body as BodyInit | undefined });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export interface Session {
+  sid: string;
+  csrf: string;
+  /** Cookie header carrying both cookies. */
+  cookie: string;
+  /** Headers for a state-changing request: cookie plus x-csrf-token. */
+  unsafeHeaders: Record<string, string>;
+}
+
+export async function signIn(server: TestServer, login: string, password: string): Promise<Session> {
+  const res = await call(server, 'POST', '/users/session', { body: { login, password } });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const get = (name: string) => cookies.find((c) => c.startsWith(name + '='))!.slice(name.length + 1);
+  const sid = get('sid');
+  const csrf = get('csrf');
+  const cookie = `sid=${sid}; csrf=${csrf}`;
+  return { sid, csrf, cookie, unsafeHeaders: { cookie, 'x-csrf-token': csrf } };
+}
+
+/** Creates a user as the admin; returns its record. */
+export async function createUser(server: TestServer, user: Record<string, unknown>): Promise<any> {
+  const res = await call(server, 'POST', '/users', { body: user, headers: adminAuth });
+  if (res.status !== 201) throw new Error(`create user failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
