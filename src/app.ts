@@ -33,6 +33,9 @@ export async function buildApp(deps: AppDeps) {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One line per request would cost more than the request itself on the hot paths.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request: building one costs more than a cached sign-in. Errors are
+    // logged with the request id by the error handler instead.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: deps.config.http.bodyLimit,
     requestIdHeader: 'x-request-id',
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },

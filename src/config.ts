@@ -81,11 +81,15 @@ type JsonObject = { [k: string]: Json };
 
 export class ConfigError extends Error {}
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Accepts both nested objects and dotted keys ("server.user.auth_token_enabled": false). */
 function expandDottedKeys(input: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(input)) {
     const parts = key.split('.');
+    // "__proto__.x" would otherwise walk into Object.prototype and pollute every object.
+    if (parts.some((p) => FORBIDDEN_KEYS.has(p))) throw new ConfigError(`configuration key "${key}" is not allowed`);
     let node = out;
     for (const part of parts.slice(0, -1)) {
       const next = node[part];

@@ -16,6 +16,9 @@ const ALLOWED_OPERATORS = new Set([
   '$and', '$or', '$nor', '$not', '$all', '$size', '$elemMatch', '$mod', '$type',
 ]);
 
+/** The type names sift's $type understands. */
+const TYPE_NAMES = new Set(['number', 'string', 'bool', 'array', 'null', 'timestamp']);
+
 export const QUERY_LIMITS = { maxNodes: 2000, maxDepth: 32, maxRegexLength: 1000 } as const;
 
 /** Throws QueryError for anything but a plain filter document made of allowed operators. */
@@ -43,6 +46,11 @@ export function assertSafeQuery(query: unknown): asserts query is Record<string,
         if ((key === '$in' || key === '$nin' || key === '$all') && !Array.isArray(v)) {
           throw new QueryError(`${key} takes an array (at ${here})`);
         }
+        // sift checks $type only when it tests a value, and then throws (a non-string operand
+        // reaches `instanceof`): refuse anything but the names it knows, up front.
+        if (key === '$type' && !(typeof v === 'string' && TYPE_NAMES.has(v))) {
+          throw new QueryError(`$type takes one of ${[...TYPE_NAMES].join(', ')} (at ${here})`);
+        }
       }
       walk(v, depth + 1, here);
     }
@@ -65,13 +73,42 @@ function compileRegex(pattern: string, options: unknown, where: string): RE2JS {
   if (opts.includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
   if (opts.includes('m')) flags |= RE2JS.MULTILINE;
   if (opts.includes('s')) flags |= RE2JS.DOTALL;
-  // 'x' (extended): strip unescaped white space and #-comments, as MongoDB does.
-  const source = opts.includes('x') ? pattern.replace(/\\#/g, '\u0000').replace(/#[^\n]*/g, '').replace(/(?<!\\)\s+/g, '').replace(/\u0000/g, '\\#') : pattern;
+  const source = opts.includes('x') ? stripExtended(pattern) : pattern;
   try {
     return RE2JS.compile(source, flags);
   } catch (err) {
     throw new QueryError(`invalid $regex "${pattern}" (at ${where}): ${(err as Error).message}`);
   }
+}
+
+/**
+ * Option 'x' (extended), as MongoDB (PCRE) reads it: unescaped white space and #-comments are
+ * dropped, except inside a character class, where they are literal.
+ */
+function stripExtended(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      out += c + (pattern[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+      // A ']' first in the class (after an optional '^') is a literal, not its end.
+      if (pattern[i + 1] === '^') out += pattern[++i];
+      if (pattern[i + 1] === ']') out += pattern[++i];
+    } else if (c === '#') {
+      while (i + 1 < pattern.length && pattern[i + 1] !== '\n') i++;
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 const safeOperations = {
@@ -91,12 +128,22 @@ export type Predicate<T> = (item: T) => boolean;
  * it into functions) into a predicate. Errors from sift become QueryError.
  */
 export function compileQuery<T>(query: Query<T>): Predicate<T> {
+  let test: Predicate<T>;
   try {
-    return sift(query as Query<unknown>, { operations: safeOperations as never }) as Predicate<T>;
+    test = sift(query as Query<unknown>, { operations: safeOperations as never }) as Predicate<T>;
   } catch (err) {
     if (err instanceof QueryError) throw err;
     throw new QueryError(`invalid filter: ${(err as Error).message}`);
   }
+  // sift checks some operands only when it tests a value: a throw then is still a bad filter.
+  return (item) => {
+    try {
+      return test(item);
+    } catch (err) {
+      if (err instanceof QueryError) throw err;
+      throw new QueryError(`invalid filter: ${(err as Error).message}`);
+    }
+  };
 }
 
 /** assertSafeQuery + compileQuery, for callers that need no rewriting. */

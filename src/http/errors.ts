@@ -54,7 +54,9 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
     const first = err.validation[0];
     const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
     const subject = path ? `${where}.${path}` : where;
-    const code = where === 'body' && err.validation.some((v) => v.instancePath === '') ? 'InvalidContent' : 'BadRequest';
+    // Only a body of the wrong type as a whole is InvalidContent; a missing or bad field
+    // (a 'required' error also sits at the root path) is BadRequest naming that field.
+    const code = where === 'body' && err.validation.some((v) => v.instancePath === '' && v.keyword === 'type') ? 'InvalidContent' : 'BadRequest';
     return new AppError(code, `${subject} ${first?.message ?? 'is invalid'}`);
   }
   switch (err.code) {
@@ -86,6 +88,14 @@ export function toAppError(err: unknown): AppError | undefined {
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   return reply.code(err.statusCode).type('application/json; charset=utf-8').send({ code: err.code, message: err.message });
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: errors the router raises before any hook or error
+ * handler runs (a path with bad percent-encoding), in the same `{code, message}` body.
+ */
+export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  sendError(reply, toAppError(err) ?? new AppError('BadRequest', 'bad request'));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

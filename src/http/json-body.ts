@@ -18,7 +18,9 @@ export function parseJsonText(text: string, maxDepth: number): unknown {
 
 export function registerJsonBodyParser(app: FastifyInstance, maxDepth: number): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json$/i, { parseAs: 'string' }, (_req, body, done) => {
+  // Fastify tests this against the whole header with its parameters ("application/json;
+  // charset=utf-8"), so the media type may be followed by ';'.
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json\s*(;|$)/i, { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {

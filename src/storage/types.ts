@@ -1,3 +1,5 @@
+import type { FieldCondition } from '../core/filter-conditions.js';
+
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
 
@@ -113,6 +115,8 @@ export interface SecurityLogQuery {
   limit: number;
   /** Offset, used only when no cursor is given. */
   skip?: number;
+  /** Conditions on record fields every returned record must meet (a superset may come back). */
+  conditions?: FieldCondition[];
 }
 
 export interface SecurityLogStore {

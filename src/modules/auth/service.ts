@@ -59,12 +59,18 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
 
   const unauthorized = (message: string) => new AppError('Unauthorized', message);
+  // Activity must reach the store well within the idle timeout: a session re-read after its
+  // cache entry expires would otherwise look idle while its user is active.
+  const touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, Math.max(1, Math.floor(settings.idleTimeoutMs / 4)));
 
-  function refuseLocked(login: string | undefined, ctx: ClientContext, source: SecuritySource): void {
+  async function refuseLocked(login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<void> {
     const lock = lockout.check(login, ctx.remoteAddress);
     if (!lock) return;
     const seconds = Math.ceil(lock.retryAfterMs / 1000);
-    securityLog.record('login-locked', ctx, { login: login ?? '', message: `locked by ${lock.scope}, ${seconds} s left`, source });
+    // The record is about that user (the log's userId query must find it); looked up only
+    // on this refused path, so a normal sign-in costs nothing more.
+    const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
+    securityLog.record('login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
     throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
   }
 
@@ -86,7 +92,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
   /** Verifies a login and password (no cache), counting failures. */
   async function verifyLogin(login: string, password: string, ctx: ClientContext, source: SecuritySource): Promise<UserRecord> {
-    refuseLocked(login, ctx, source);
+    await refuseLocked(login, ctx, source);
     const user = await users.findByLogin(login);
     // Hash even for unknown logins so response time does not tell which logins exist.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
@@ -107,7 +113,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       if (user && user.authVersion === hit.authVersion && user.tokenHash === hash) return user;
       tokenCache.delete(hash);
     }
-    refuseLocked(undefined, ctx, 'token');
+    await refuseLocked(undefined, ctx, 'token');
     const user = await users.findByTokenHash(hash);
     if (!user) {
       failed(undefined, null, ctx, 'token', 'unknown API token');
@@ -132,7 +138,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       const key = createHmac('sha256', cacheKey).update(login).update('\0').update(password).digest('base64url');
       const hit = basicCache.get(key);
       if (hit) {
-        refuseLocked(login, ctx, 'basic');
+        await refuseLocked(login, ctx, 'basic', hit.userId);
         const user = await users.getForAuth(hit.userId);
         if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
         basicCache.delete(key);
@@ -167,9 +173,17 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       }
       const user = await users.getForAuth(session.userId);
       if (!user) throw unauthorized('the session user no longer exists');
-      const principal = admit(user, 'session', ctx, session);
+      let principal: Principal;
+      try {
+        principal = admit(user, 'session', ctx, session);
+      } catch (err) {
+        // Blocking a user deletes their sessions in the store; the cached copy must not
+        // outlive that and come back when the user is unblocked.
+        sessionCache.delete(idHash);
+        throw err;
+      }
       session.lastSeen = now;
-      if (now - entry.persistedLastSeen >= TOUCH_INTERVAL_MS) {
+      if (now - entry.persistedLastSeen >= touchIntervalMs) {
         entry.persistedLastSeen = now;
         sessions.touch(idHash, now).catch((err: unknown) => logger.error({ err }, 'cannot record session activity'));
       }

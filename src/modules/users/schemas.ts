@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { RIGHTS } from './rights.js';
 
+// TODO(issue: body type coercion) the app's validator coerces body types, and inside this
+// anyOf it turns a string id "5" into 5; fixed when bodies are validated without coercion.
 const Id = Type.Union([Type.Integer(), Type.String()]);
 export const ObjectPermissionsSchema = Type.Object(
   { include: Type.Array(Id, { maxItems: 10000 }), exclude: Type.Optional(Type.Array(Id, { maxItems: 10000 })) },
@@ -12,6 +14,10 @@ const Status = Type.Union([Type.Literal(2), Type.Literal(3)], { description: '2 
 const Login = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\s:]+$', description: 'no white space or colon' });
 const Password = Type.String({ minLength: 1, maxLength: 1024 });
 const Millis = Type.Integer({ minimum: 0 });
+// A type list, not a union: the app's validator coerces types, and inside an anyOf it coerced
+// null to 0 in the integer branch, so "activeTo": null (never expire) blocked the user.
+// With a type list Ajv leaves a value alone when it already has one of the types.
+const MillisOrNull = Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 0 });
 const Text = (max: number) => Type.String({ maxLength: max });
 
 export const UserSchema = Type.Object(
@@ -42,7 +48,7 @@ export const CreateUserBody = Type.Object({
   eventFilter: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
   permissions: Type.Optional(Type.Array(Permission, { maxItems: 100 })),
   objectPermissions: Type.Optional(Type.Union([ObjectPermissionsSchema, Type.Null()])),
-  activeTo: Type.Optional(Type.Union([Millis, Type.Null()])),
+  activeTo: Type.Optional(MillisOrNull),
 });
 export type CreateUserInput = Static<typeof CreateUserBody>;
 

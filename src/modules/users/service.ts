@@ -35,8 +35,13 @@ export function isBlocked(user: UserRecord, now: number): boolean {
   return user.status === STATUS_BLOCKED || (user.activeTo !== null && now > user.activeTo);
 }
 
+const rightsOf = new WeakMap<UserRecord, ReadonlySet<Right>>();
+
+/** The rights a user holds (all of them for an admin); computed once per cached record. */
 export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
-  return new Set(user.isAdmin ? RIGHTS : user.permissions.filter(isRight));
+  let rights = rightsOf.get(user);
+  if (!rights) rightsOf.set(user, (rights = new Set(user.isAdmin ? RIGHTS : user.permissions.filter(isRight))));
+  return rights;
 }
 
 export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
@@ -170,15 +175,15 @@ export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }
     },
 
     async search(filter: unknown, page: Page): Promise<UserView[]> {
-      let matches;
       try {
-        matches = compileUserFilter(filter ?? {});
+        const matches = compileUserFilter(filter ?? {});
+        // Matching may throw QueryError too (sift checks some operands only when testing).
+        const found = (await users.all()).map(view).filter(matches);
+        return found.slice(page.skip, page.skip + page.limit);
       } catch (err) {
         if (err instanceof QueryError) throw badRequest(err.message);
         throw err;
       }
-      const found = (await users.all()).map(view).filter(matches);
-      return found.slice(page.skip, page.skip + page.limit);
     },
 
     /** Stores (or clears) the hash of the user's API token; the old token stops working. */

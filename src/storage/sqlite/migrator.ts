@@ -3,6 +3,7 @@
 // database whose history differs from the files (edited, missing, or newer) is refused.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 
@@ -22,7 +23,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return files.map((file, i) => {
     const version = Number(file.slice(0, 4));
     if (version !== i + 1) throw new MigrationError(`migration ${file} is out of sequence (expected ${i + 1})`);
-    const sql = readFileSync(dir + file, 'utf8');
+    const sql = readFileSync(join(dir, file), 'utf8');
     return { version, name: file.replace(/\.sql$/, ''), sql, checksum: createHash('sha256').update(sql).digest('hex') };
   });
 }

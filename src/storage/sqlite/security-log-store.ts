@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SecurityEvent, SecurityLogQuery, SecurityLogStore, StoredSecurityEvent } from '../types.js';
+import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
 
 interface Row {
   id: number;
@@ -15,27 +16,30 @@ const fromRow = (r: Row): StoredSecurityEvent => ({
   userId: r.user_id === null ? null : String(r.user_id),
 });
 
+const LAYOUT: JsonColumnLayout = {
+  column: 'record',
+  columns: { level: 'level', eventClassId: 'event_class', 'message.login': 'login', 'message.remoteAddress': 'remote_address' },
+  arraysPossible: false,
+};
+
 export function createSqliteSecurityLogStore(db: Database.Database): SecurityLogStore {
-  const insert = db.prepare('INSERT INTO security_log (ts, user_id, record) VALUES (?, ?, ?)');
+  const insert = db.prepare(`INSERT INTO security_log (ts, user_id, level, event_class, login, remote_address, record)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insertMany = db.transaction((events: SecurityEvent[]) => {
     for (const e of events) {
       const { timestamp, userId, ...rest } = e;
-      insert.run(timestamp, userId, JSON.stringify(rest));
+      insert.run(timestamp, userId, e.level, e.eventClassId, e.message.login, e.message.remoteAddress, JSON.stringify(rest));
     }
   });
   const deleteOld = db.prepare('DELETE FROM security_log WHERE ts < ?');
-  // Statements are built per shape of the query (at most 16 shapes) and kept.
+  // Statements are prepared per shape of query and kept (a bounded number of shapes).
   const cache = new Map<string, Database.Statement>();
-  const statementFor = (q: SecurityLogQuery) => {
-    const where: string[] = [];
-    if (q.userId !== undefined) where.push('user_id = @userId');
-    if (q.from !== undefined) where.push('ts >= @from');
-    if (q.to !== undefined) where.push('ts <= @to');
-    if (q.before) where.push('(ts < @beforeTs OR (ts = @beforeTs AND id < @beforeId))');
-    const sql = `SELECT id, ts, user_id, record FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-      ORDER BY ts DESC, id DESC LIMIT @limit OFFSET @skip`;
+  const prepare = (sql: string) => {
     let st = cache.get(sql);
-    if (!st) cache.set(sql, (st = db.prepare(sql)));
+    if (!st) {
+      if (cache.size >= 200) cache.delete(cache.keys().next().value!);
+      cache.set(sql, (st = db.prepare(sql)));
+    }
     return st;
   };
   return {
@@ -43,17 +47,17 @@ export function createSqliteSecurityLogStore(db: Database.Database): SecurityLog
       if (events.length) insertMany(events);
     },
     async find(q) {
-      const params = {
-        userId: q.userId,
-        from: q.from,
-        to: q.to,
-        beforeTs: q.before?.timestamp,
-        beforeId: q.before ? Number(q.before.id) : undefined,
-        limit: q.limit,
-        skip: q.before ? 0 : (q.skip ?? 0),
-      };
-      const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
-      return (statementFor(q).all(defined) as Row[]).map(fromRow);
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (q.userId !== undefined) where.push('user_id = ?'), params.push(q.userId);
+      if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
+      if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
+      if (q.before) where.push('(ts < ? OR (ts = ? AND id < ?))'), params.push(q.before.timestamp, q.before.timestamp, Number(q.before.id));
+      if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
+      const sql = `SELECT id, ts, user_id, record FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?`;
+      params.push(q.limit, q.before ? 0 : (q.skip ?? 0));
+      return (prepare(sql).all(...params) as Row[]).map(fromRow);
     },
     async deleteOlderThan(timestamp) {
       return deleteOld.run(timestamp).changes;

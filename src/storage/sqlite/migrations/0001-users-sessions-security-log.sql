@@ -28,12 +28,19 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_user ON sessions(user_id);
 CREATE INDEX sessions_last_seen ON sessions(last_seen);
 
--- The record body is kept as JSON; time and user are columns so pages are index range scans.
+-- The record body is kept as JSON; time, user and the fields operators filter by most are
+-- columns too, so pages and common filters are index range scans.
 CREATE TABLE security_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   ts INTEGER NOT NULL,
   user_id INTEGER,
+  level TEXT NOT NULL,
+  event_class TEXT NOT NULL,
+  login TEXT NOT NULL,
+  remote_address TEXT NOT NULL,
   record TEXT NOT NULL
 );
 CREATE INDEX security_log_ts ON security_log(ts, id);
 CREATE INDEX security_log_user_ts ON security_log(user_id, ts, id);
+CREATE INDEX security_log_class_ts ON security_log(event_class, ts, id);
+CREATE INDEX security_log_login_ts ON security_log(login, ts, id);
