@@ -7,8 +7,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Api } from './http/api-types.js';
 import { registerAuthentication } from './http/authenticate.js';
-import { registerErrorHandling } from './http/errors.js';
+import { handleFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerValidators } from './http/validators.js';
 import { API_PREFIX, openApiRoute, registerOpenApi } from './http/openapi.js';
 import { authRoutes } from './modules/auth/routes.js';
 import type { AuthService } from './modules/auth/service.js';
@@ -38,11 +39,13 @@ export async function buildApp(deps: AppDeps) {
     childLoggerFactory: (logger) => logger,
     bodyLimit: deps.config.http.bodyLimit,
     requestIdHeader: 'x-request-id',
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+    // Bad percent-encoding and the like, found before routing, get the API's error body too.
+    frameworkErrors: handleFrameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
   await app.register(cookie);
   await registerOpenApi(app, deps.version);
@@ -54,7 +57,7 @@ export async function buildApp(deps: AppDeps) {
       healthRoutes(api, { readiness: deps.readiness });
       authRoutes(api, {
         auth: deps.auth,
-        cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.floor(deps.config.session.absoluteTimeoutMs / 1000) },
+        cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.max(1, Math.floor(deps.config.session.absoluteTimeoutMs / 1000)) },
       });
       usersRoutes(api, { users: deps.users });
       securityLogRoutes(api, { securityLog: deps.securityLog });

@@ -202,3 +202,8 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({}).http.bodyLimit, 1024 * 1024);
   });
 });
+
+it('an unknown or misspelt key is refused, naming it', () => {
+  assert.throws(() => loadConfig({}, { 'server.user.authTokenEnabled': false }), /unknown configuration key "server\.user\.authTokenEnabled"/);
+  assert.throws(() => loadConfig({}, { bogus: 1 }), /unknown configuration key "bogus"/);
+});

@@ -8,7 +8,11 @@ import { Value } from 'typebox/value';
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Millis = Type.Integer({ minimum: 1 });
 
-export const ConfigSchema = Type.Object({
+// Unknown keys are refused: a misspelt `server.user.auth_token_enabled` must not silently
+// leave a setting at its default.
+const Obj = <T extends Parameters<typeof Type.Object>[0]>(properties: T) => Type.Object(properties, { additionalProperties: false });
+
+export const ConfigSchema = Obj({
   port: Port,
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
@@ -23,34 +27,34 @@ export const ConfigSchema = Type.Object({
   ]),
   /** Public base URL printed at start and used in authorization links. */
   baseUrl: Type.Optional(Type.String()),
-  http: Type.Object({
+  http: Obj({
     bodyLimit: Type.Integer({ minimum: 1024 }),
     jsonMaxDepth: Type.Integer({ minimum: 2, maximum: 1000 }),
   }),
-  server: Type.Object({
-    user: Type.Object({
+  server: Obj({
+    user: Obj({
       auth_token_enabled: Type.Boolean(),
     }),
   }),
-  web: Type.Object({
+  web: Obj({
     authTokenEnabled: Type.Boolean(),
   }),
-  session: Type.Object({
+  session: Obj({
     idleTimeoutMs: Millis,
     absoluteTimeoutMs: Millis,
     /** Forces the Secure flag on cookies; requests that arrive over https get it anyway. */
     secureCookies: Type.Boolean(),
   }),
-  auth: Type.Object({
+  auth: Obj({
     credentialCacheTtlMs: Type.Integer({ minimum: 0 }),
-    lockout: Type.Object({
+    lockout: Obj({
       loginMaxFailures: Type.Integer({ minimum: 1 }),
       addressMaxFailures: Type.Integer({ minimum: 1 }),
       windowMs: Millis,
       cooldownMs: Millis,
     }),
   }),
-  securityLog: Type.Object({
+  securityLog: Obj({
     retentionDays: Type.Integer({ minimum: 1 }),
   }),
 });
@@ -171,8 +175,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
   merged = deepMerge(merged, expandDottedKeys(overrides as JsonObject));
   if (!Value.Check(ConfigSchema, merged)) {
     const first = Value.Errors(ConfigSchema, merged)[0];
-    const where = first ? first.instancePath || '/' : '/';
-    throw new ConfigError(`invalid configuration at ${where}: ${first?.message ?? 'unknown error'}`);
+    const where = (first?.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+    // TypeBox reports a key that additionalProperties: false refuses as "schema is false".
+    if (first?.keyword === 'additionalProperties' || first?.message === 'schema is false') {
+      throw new ConfigError(`unknown configuration key "${where}"`);
+    }
+    throw new ConfigError(`invalid configuration at ${where || '(top level)'}: ${first?.message ?? 'unknown error'}`);
   }
   const config = merged as unknown as Config;
   config.dataDir = resolve(config.dataDir);

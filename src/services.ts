@@ -2,15 +2,17 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLockout } from './modules/auth/lockout.js';
-import { createAuthService } from './modules/auth/service.js';
+import { createAuthService, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
 import { createUsersService } from './modules/users/service.js';
 import type { Storage } from './storage/types.js';
 
 export function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
-  const users = createUsersService({ users: storage.users, sessions: storage.sessions, clock });
-  const auth = createAuthService({
+  // Users and auth need each other: a password change ends sessions, sign-in reads users.
+  const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
+  const users = createUsersService({ users: storage.users, endSessions, clock });
+  const auth: AuthService = createAuthService({
     users,
     sessions: storage.sessions,
     securityLog,

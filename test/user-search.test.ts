@@ -60,6 +60,14 @@ describe('rules 1-3: any field, empty filter, operators', () => {
     for (const u of res.body) assert.equal('password' in u || 'passwordHash' in u, false);
   });
 
+  it('no body at all is the empty filter too', async () => {
+    const bare = await call(server, 'POST', '/users/search', { headers: adminAuth });
+    assert.equal(bare.status, 200, bare.text);
+    assert.deepEqual(bare.body.map((u: { login: string }) => u.login).sort(), ALL);
+    const emptyJson = await call(server, 'POST', '/users/search', { headers: adminAuth, rawBody: '', contentType: 'application/json' });
+    assert.equal(emptyJson.status, 200, emptyJson.text);
+  });
+
   it('filters on any top-level user field', async () => {
     assert.deepEqual(await found({ login: 'alice' }), ['alice']);
     assert.deepEqual(await found({ language: 'de' }), ['bob', 'dave']);

@@ -72,7 +72,8 @@ export interface SessionsStore {
   get(idHash: string): Promise<SessionRecord | undefined>;
   touch(idHash: string, lastSeen: number): Promise<void>;
   delete(idHash: string): Promise<void>;
-  deleteForUser(userId: string): Promise<void>;
+  /** Removes the user's sessions, except the one `exceptIdHash` names. */
+  deleteForUser(userId: string, exceptIdHash?: string): Promise<void>;
   /** Removes sessions idle since before `idleBefore` or created before `createdBefore`. */
   deleteExpired(idleBefore: number, createdBefore: number): Promise<number>;
 }

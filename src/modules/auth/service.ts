@@ -100,7 +100,8 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       failed(login, user?.id ?? null, ctx, source, user ? 'wrong password' : 'unknown login');
       throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', 'wrong login or password');
     }
-    lockout.succeed(login);
+    // A blocked user's right password does not clear the failures counted against the login.
+    if (!isBlocked(user, clock())) lockout.succeed(login);
     return user;
   }
 
@@ -225,6 +226,12 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
     async revokeToken(userId: string): Promise<void> {
       await users.setTokenHash(userId, null);
+    },
+
+    /** Ends every session of the user but `except` (a session id hash), cached ones too. */
+    async endSessions(userId: string, except?: string): Promise<void> {
+      sessionCache.deleteWhere((e) => e.session.userId === userId && e.session.idHash !== except);
+      await sessions.deleteForUser(userId, except);
     },
 
     async purgeExpiredSessions(): Promise<number> {

@@ -6,7 +6,7 @@ import type { UsersService } from './service.js';
 
 const tags = ['users'];
 const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 1000, skip: q.skip ?? 0 });
-const actorOf = (p: ReturnType<typeof principalOf>) => ({ userId: p.user.id, rights: p.rights });
+const actorOf = (p: ReturnType<typeof principalOf>) => ({ userId: p.user.id, rights: p.rights, sessionIdHash: p.session?.idHash });
 
 export function usersRoutes(app: Api, { users }: { users: UsersService }): void {
   app.get('/users', {
@@ -48,7 +48,11 @@ export function usersRoutes(app: Api, { users }: { users: UsersService }): void 
   });
 
   app.post('/users/search', {
-    schema: { tags, summary: 'Find users with a MongoDB-style filter', body: Type.Optional(UserSearchBody), querystring: PageQuery, response: { 200: Type.Array(UserSchema) } },
+    schema: { tags, summary: 'Find users with a MongoDB-style filter', body: UserSearchBody, querystring: PageQuery, response: { 200: Type.Array(UserSchema) } },
     config: { right: 'manage-users' },
+    // No body at all is the empty filter: every user (rule 2).
+    preValidation: async (req) => {
+      if (req.body === undefined) req.body = {};
+    },
   }, async (req) => users.search(req.body ?? {}, page(req.query)));
 }

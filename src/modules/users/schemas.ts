@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { RIGHTS } from './rights.js';
 
-// TODO(issue: body type coercion) the app's validator coerces body types, and inside this
-// anyOf it turns a string id "5" into 5; fixed when bodies are validated without coercion.
 const Id = Type.Union([Type.Integer(), Type.String()]);
 export const ObjectPermissionsSchema = Type.Object(
   { include: Type.Array(Id, { maxItems: 10000 }), exclude: Type.Optional(Type.Array(Id, { maxItems: 10000 })) },

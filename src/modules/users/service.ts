@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import { QueryError } from '../../core/safe-query.js';
-import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore, type SessionsStore } from '../../storage/types.js';
+import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore } from '../../storage/types.js';
 import { hashPassword } from '../auth/password.js';
 import { RIGHTS, isRight, type Right } from './rights.js';
 import type { CreateUserInput, PatchUserInput, UserView } from './schemas.js';
@@ -16,6 +16,8 @@ export const STATUS_BLOCKED = 3;
 export interface Actor {
   userId: string;
   rights: ReadonlySet<string>;
+  /** The caller's session, when they came with one. */
+  sessionIdHash?: string;
 }
 
 /** Fields a user may change on their own account without `manage-users`. */
@@ -23,7 +25,8 @@ const SELF_EDITABLE = new Set(['email', 'language', 'password']);
 
 export interface UsersServiceDeps {
   users: UsersStore;
-  sessions: SessionsStore;
+  /** Ends a user's sessions (but `except`), wherever they are cached. */
+  endSessions: (userId: string, except?: string) => Promise<void>;
   clock: () => number;
   /** How long a cached user record may be served without re-reading the store. */
   cacheTtlMs?: number;
@@ -44,7 +47,7 @@ export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
   return rights;
 }
 
-export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
+export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
   const cache = new Map<string, { user: UserRecord; at: number }>();
   const remember = (user: UserRecord) => {
     cache.set(user.id, { user, at: clock() });
@@ -157,14 +160,14 @@ export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }
         activeTo: patch.activeTo,
       };
       if (patch.password !== undefined) changes.passwordHash = await hashPassword(patch.password);
-      const credentialsChange =
-        patch.password !== undefined ||
-        patch.login !== undefined ||
-        patch.status !== undefined ||
-        patch.activeTo !== undefined ||
-        patch.permissions !== undefined;
+      // Cached sign-ins are keyed by login and password: only those two make them stale.
+      // (Status, expiry and rights are read from the fresh record on every request.)
+      const credentialsChange = patch.password !== undefined || patch.login !== undefined;
       const updated = await changeUser(id, changes, credentialsChange);
-      if (isBlocked(updated, clock())) await sessions.deleteForUser(id);
+      // A new password or a block ends the user's other sessions (a reset after a leak must
+      // lock the intruder out); the caller's own session survives changing their password.
+      if (isBlocked(updated, clock())) await endSessions(id);
+      else if (patch.password !== undefined) await endSessions(id, isSelf ? actor.sessionIdHash : undefined);
       return view(updated);
     },
 
@@ -188,7 +191,8 @@ export function createUsersService({ users, sessions, clock, cacheTtlMs = 5000 }
 
     /** Stores (or clears) the hash of the user's API token; the old token stops working. */
     async setTokenHash(id: string, tokenHash: string | null): Promise<void> {
-      await changeUser(id, { tokenHash }, true);
+      // Token sign-ins compare the stored hash on every use, so no cache needs dropping.
+      await changeUser(id, { tokenHash }, false);
     },
 
     /**

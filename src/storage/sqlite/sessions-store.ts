@@ -15,7 +15,7 @@ export function createSqliteSessionsStore(db: Database.Database): SessionsStore 
     get: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id_hash = ?'),
     touch: db.prepare('UPDATE sessions SET last_seen = ? WHERE id_hash = ? AND last_seen < ?'),
     del: db.prepare('DELETE FROM sessions WHERE id_hash = ?'),
-    delUser: db.prepare('DELETE FROM sessions WHERE user_id = ?'),
+    delUser: db.prepare('DELETE FROM sessions WHERE user_id = ? AND id_hash IS NOT ?'),
     delExpired: db.prepare('DELETE FROM sessions WHERE last_seen < ? OR created < ?'),
   };
   return {
@@ -32,8 +32,8 @@ export function createSqliteSessionsStore(db: Database.Database): SessionsStore 
     async delete(idHash) {
       q.del.run(idHash);
     },
-    async deleteForUser(userId) {
-      q.delUser.run(userId);
+    async deleteForUser(userId, exceptIdHash) {
+      q.delUser.run(userId, exceptIdHash ?? null);
     },
     async deleteExpired(idleBefore, createdBefore) {
       return q.delExpired.run(idleBefore, createdBefore).changes;
