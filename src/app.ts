@@ -1,6 +1,5 @@
 // buildApp(deps): the Fastify instance with every route, hook and handler. It never listens;
 // main.ts (and the tests) decide where.
-import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
@@ -47,7 +46,6 @@ export async function buildApp(deps: AppDeps) {
   registerErrorHandling(app);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
-  await app.register(cookie);
   await registerOpenApi(app, deps.version);
   registerAuthentication(app, deps.auth, deps.securityLog);
   openApiRoute(app);

@@ -1,10 +1,15 @@
 // The one authentication and authorization hook. Every route is private unless its config
 // says `public: true`; a route's needed right is read from its own config, never from its URL.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthService, Principal } from '../modules/auth/service.js';
+// Credentials seen recently are resolved synchronously (no promise, no I/O); only a cache
+// miss takes the asynchronous path through stores and password hashing.
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { AuthService, Credentials, Principal } from '../modules/auth/service.js';
 import type { SecurityLogService } from '../modules/security-log/service.js';
 import { clientContext } from './client-context.js';
+import { readCookie } from './cookies.js';
 import { AppError, forbidden } from './errors.js';
+
+type RouteAccess = Pick<FastifyContextConfig, 'right' | 'allowSelf'>;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const SESSION_COOKIE = 'sid';
@@ -19,59 +24,76 @@ function tokenFromQuery(request: FastifyRequest): string | undefined {
   return token;
 }
 
-async function identify(request: FastifyRequest, auth: AuthService): Promise<Principal> {
-  const ctx = clientContext(request);
+/** The credentials a request carries: query token, then Authorization header, then cookie. */
+function credentialsOf(request: FastifyRequest): Credentials {
   const token = tokenFromQuery(request);
-  if (token !== undefined) return auth.authenticateToken(token, ctx);
+  if (token !== undefined) return { kind: 'token', token };
   const header = request.headers.authorization;
   if (header) {
     const space = header.indexOf(' ');
     const scheme = header.slice(0, space).toLowerCase();
     const value = header.slice(space + 1).trim();
-    if (scheme === 'basic') {
-      const decoded = Buffer.from(value, 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon < 1) throw new AppError('Unauthorized', 'malformed Basic credentials');
-      return auth.authenticateBasic(decoded.slice(0, colon), decoded.slice(colon + 1), ctx);
-    }
-    if (scheme === 'bearer' && value) return auth.authenticateToken(value, ctx);
+    if (scheme === 'basic') return { kind: 'basic', encoded: value };
+    if (scheme === 'bearer' && value) return { kind: 'token', token: value };
     throw new AppError('Unauthorized', 'unsupported Authorization scheme; use Basic, a session or an API token');
   }
-  const sid = request.cookies?.[SESSION_COOKIE];
-  if (sid) return auth.authenticateSession(sid, ctx);
+  const sessionId = readCookie(request, SESSION_COOKIE);
+  if (sessionId) return { kind: 'session', sessionId };
   throw new AppError('Unauthorized', 'authentication required: HTTP Basic, a session cookie or an api-token');
 }
 
 export function registerAuthentication(app: FastifyInstance, auth: AuthService, securityLog: SecurityLogService): void {
-  app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config;
-    if (config.public || request.is404) return;
-    const principal = await identify(request, auth);
+  /** Records the refusal in the security log and returns the error to answer with. */
+  function deny(request: FastifyRequest, principal: Principal, err: AppError, source: 'session' | 'rights'): AppError {
+    securityLog.record('access-denied', clientContext(request), {
+      login: principal.user.login,
+      userId: principal.user.id,
+      message: `${request.method} ${request.routeOptions.url}: ${err.message}`,
+      source,
+    });
+    return err;
+  }
+
+  /** Attaches the principal; checks CSRF and the route's right. Returns the refusal, if any. */
+  function authorize(request: FastifyRequest, principal: Principal, config: RouteAccess): AppError | undefined {
     request.principal = principal;
-
-    const deny = (right: string, err: AppError) => {
-      securityLog.record('access-denied', clientContext(request), {
-        login: principal.user.login,
-        userId: principal.user.id,
-        message: `${request.method} ${request.routeOptions.url}: ${err.message}`,
-        source: right === CSRF_HEADER ? 'session' : 'rights',
-      });
-      return err;
-    };
-
     if (principal.method === 'session' && UNSAFE_METHODS.has(request.method)) {
       const sent = request.headers[CSRF_HEADER];
-      if (typeof sent !== 'string' || sent !== principal.session!.csrfToken || sent !== request.cookies?.[CSRF_COOKIE]) {
-        throw deny(CSRF_HEADER, new AppError('Forbidden', `Forbidden: header ${CSRF_HEADER} must equal the ${CSRF_COOKIE} cookie`));
+      if (typeof sent !== 'string' || sent !== principal.session!.csrfToken || sent !== readCookie(request, CSRF_COOKIE)) {
+        return deny(request, principal, new AppError('Forbidden', `Forbidden: header ${CSRF_HEADER} must equal the ${CSRF_COOKIE} cookie`), 'session');
       }
     }
-
-    const right = config.right;
+    const { right, allowSelf } = config;
     if (right && !principal.rights.has(right)) {
-      const self = config.allowSelf && (request.params as { id?: string }).id === principal.user.id;
-      if (!self) throw deny(right, forbidden(right));
+      const self = allowSelf && (request.params as { id?: string }).id === principal.user.id;
+      if (!self) return deny(request, principal, forbidden(right), 'rights');
     }
+    return undefined;
+  }
+
+  /** The hook of one private route, its access rules captured once. */
+  const hookFor =
+    (access: RouteAccess): onRequestHookHandler =>
+    (request, _reply, done) => {
+      let credentials: Credentials;
+      try {
+        credentials = credentialsOf(request);
+      } catch (err) {
+        return done(err as AppError);
+      }
+      const cached = auth.authenticateCached(credentials, request.ip);
+      if (cached) return done(authorize(request, cached, access));
+      auth.authenticate(credentials, clientContext(request)).then((principal) => done(authorize(request, principal, access)), done);
+    };
+
+  app.decorateRequest('principal', undefined);
+  // Each private route gets its own hook as it is added: nothing is looked up per request.
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as FastifyContextConfig;
+    if (config.public) return;
+    const hook = hookFor({ right: config.right, allowSelf: config.allowSelf });
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [hook, ...existing];
   });
 }
 

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
 import { CSRF_COOKIE, SESSION_COOKIE, principalOf } from '../../http/authenticate.js';
 import { clientContext } from '../../http/client-context.js';
+import { clearCookie, setCookie } from '../../http/cookies.js';
 import { badRequest } from '../../http/errors.js';
 import { UserIdParams } from '../users/schemas.js';
 import type { AuthService } from './service.js';
@@ -30,8 +31,8 @@ export function authRoutes(app: Api, { auth, cookies }: { auth: AuthService; coo
     maxAge: cookies.maxAgeSeconds,
   });
   const clearCookies = (req: FastifyRequest, reply: FastifyReply) => {
-    const { maxAge: _maxAge, ...opts } = cookieOptions(req);
-    reply.clearCookie(SESSION_COOKIE, { ...opts, httpOnly: true }).clearCookie(CSRF_COOKIE, opts);
+    clearCookie(reply, SESSION_COOKIE, { ...cookieOptions(req), httpOnly: true });
+    clearCookie(reply, CSRF_COOKIE, cookieOptions(req));
   };
 
   app.post('/users/session', {
@@ -52,9 +53,8 @@ export function authRoutes(app: Api, { auth, cookies }: { auth: AuthService; coo
     if (token !== undefined) opened = await auth.signInWithToken(token, ctx);
     else if (login !== undefined && password !== undefined) opened = await auth.signIn(login, password, ctx);
     else throw badRequest('body needs login and password, or auth-token');
-    reply
-      .setCookie(SESSION_COOKIE, opened.sessionId, { ...cookieOptions(req), httpOnly: true })
-      .setCookie(CSRF_COOKIE, opened.csrfToken, { ...cookieOptions(req), httpOnly: false });
+    setCookie(reply, SESSION_COOKIE, opened.sessionId, { ...cookieOptions(req), httpOnly: true });
+    setCookie(reply, CSRF_COOKIE, opened.csrfToken, { ...cookieOptions(req), httpOnly: false });
     return reply.type(JSON_TYPE).send(JSON.stringify(opened.sessionId));
   });
 

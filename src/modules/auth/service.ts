@@ -1,7 +1,7 @@
 // Sign-in by HTTP Basic, session cookie or API token, and the sessions and tokens themselves.
 // Verified credentials are cached (keyed by a keyed hash, never the secret itself) so that a
 // steady stream of authenticated requests costs a map lookup, not a password hash.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/errors.js';
 import type { SessionRecord, SessionsStore, UserRecord } from '../../storage/types.js';
@@ -14,6 +14,13 @@ import { dummyPasswordHash, verifyPassword } from './password.js';
 import { TtlCache } from './ttl-cache.js';
 
 export type AuthMethod = 'basic' | 'session' | 'token';
+
+/** What a request presented, parsed by the HTTP layer. */
+export type Credentials =
+  /** `encoded` is the base64 part of the header, decoded only when the cache does not know it. */
+  | { kind: 'basic'; encoded: string }
+  | { kind: 'token'; token: string }
+  | { kind: 'session'; sessionId: string };
 
 export interface Principal {
   user: UserRecord;
@@ -48,13 +55,22 @@ interface CachedCredential {
 const TOUCH_INTERVAL_MS = 30_000;
 const SESSION_CACHE_TTL_MS = 10_000;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+function decodeBasic(encoded: string): { login: string; password: string } {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) throw new AppError('Unauthorized', 'malformed Basic credentials');
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+const sha256 = (s: string) => hash('sha256', s, 'base64url');
 const newSecret = () => randomBytes(32).toString('base64url');
 
 export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
   // Per-process key: cache keys are useless to anyone who reads memory dumps of another run.
-  const cacheKey = randomBytes(32);
-  const basicCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
+  const cacheKey = randomBytes(32).toString('base64');
+  // A keyed hash (secret prefix) of login and password: the cache never holds the password.
+  const basicKey = (encoded: string) => hash('sha256', `${cacheKey}\0${encoded}`, 'base64url');
+  const basicCache = new TtlCache<CachedCredential & { login: string }>(settings.credentialCacheTtlMs, 50_000, clock);
   const tokenCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
   const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
 
@@ -62,6 +78,28 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   // Activity must reach the store well within the idle timeout: a session re-read after its
   // cache entry expires would otherwise look idle while its user is active.
   const touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, Math.max(1, Math.floor(settings.idleTimeoutMs / 4)));
+
+  const expiry = (session: SessionRecord, now: number): string | undefined =>
+    now - session.lastSeen > settings.idleTimeoutMs
+      ? 'session expired (idle too long)'
+      : now - session.created > settings.absoluteTimeoutMs
+        ? 'session expired'
+        : undefined;
+
+  function touch(entry: { session: SessionRecord; persistedLastSeen: number }, now: number): void {
+    entry.session.lastSeen = now;
+    if (now - entry.persistedLastSeen >= touchIntervalMs) {
+      entry.persistedLastSeen = now;
+      sessions.touch(entry.session.idHash, now).catch((err: unknown) => logger.error({ err }, 'cannot record session activity'));
+    }
+  }
+
+  const principalFor = (user: UserRecord, method: AuthMethod, session?: SessionRecord): Principal => ({
+    user,
+    rights: effectiveRights(user),
+    method,
+    session,
+  });
 
   async function refuseLocked(login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<void> {
     const lock = lockout.check(login, ctx.remoteAddress);
@@ -87,7 +125,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       securityLog.record('login-failure', ctx, { login: user.login, userId: user.id, message: 'account is blocked', source: method });
       throw unauthorized('account is blocked');
     }
-    return { user, rights: effectiveRights(user), method, session };
+    return principalFor(user, method, session);
   }
 
   /** Verifies a login and password (no cache), counting failures. */
@@ -125,6 +163,55 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     return user;
   }
 
+  async function authenticateBasic(encoded: string, ctx: ClientContext): Promise<Principal> {
+    const { login, password } = decodeBasic(encoded);
+    const key = basicKey(encoded);
+    const hit = basicCache.get(key);
+    if (hit) {
+      await refuseLocked(login, ctx, 'basic', hit.userId);
+      const user = await users.getForAuth(hit.userId);
+      if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
+      basicCache.delete(key);
+    }
+    const user = await verifyLogin(login, password, ctx, 'basic');
+    const principal = admit(user, 'basic', ctx);
+    basicCache.set(key, { userId: user.id, authVersion: user.authVersion, login });
+    securityLog.record('login-success', ctx, { login, userId: user.id, message: 'HTTP Basic credentials accepted', source: 'basic' });
+    return principal;
+  }
+
+  async function authenticateSession(sessionId: string, ctx: ClientContext): Promise<Principal> {
+    const idHash = sha256(sessionId);
+    const now = clock();
+    let entry = sessionCache.get(idHash);
+    if (!entry) {
+      const stored = await sessions.get(idHash);
+      if (!stored) throw unauthorized('no such session (signed out or expired)');
+      entry = { session: stored, persistedLastSeen: stored.lastSeen };
+      sessionCache.set(idHash, entry);
+    }
+    const { session } = entry;
+    const expired = expiry(session, now);
+    if (expired) {
+      sessionCache.delete(idHash);
+      await sessions.delete(idHash);
+      throw unauthorized(expired);
+    }
+    const user = await users.getForAuth(session.userId);
+    if (!user) throw unauthorized('the session user no longer exists');
+    let principal: Principal;
+    try {
+      principal = admit(user, 'session', ctx, session);
+    } catch (err) {
+      // Blocking a user deletes their sessions in the store; the cached copy must not
+      // outlive that and come back when the user is unblocked.
+      sessionCache.delete(idHash);
+      throw err;
+    }
+    touch(entry, now);
+    return principal;
+  }
+
   async function openSession(user: UserRecord): Promise<{ sessionId: string; csrfToken: string }> {
     const sessionId = newSecret();
     const now = clock();
@@ -135,60 +222,40 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   }
 
   return {
-    async authenticateBasic(login: string, password: string, ctx: ClientContext): Promise<Principal> {
-      const key = createHmac('sha256', cacheKey).update(login).update('\0').update(password).digest('base64url');
-      const hit = basicCache.get(key);
-      if (hit) {
-        await refuseLocked(login, ctx, 'basic', hit.userId);
-        const user = await users.getForAuth(hit.userId);
-        if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
-        basicCache.delete(key);
-      }
-      const user = await verifyLogin(login, password, ctx, 'basic');
-      const principal = admit(user, 'basic', ctx);
-      basicCache.set(key, { userId: user.id, authVersion: user.authVersion });
-      securityLog.record('login-success', ctx, { login, userId: user.id, message: 'HTTP Basic credentials accepted', source: 'basic' });
-      return principal;
-    },
-
-    async authenticateToken(token: string, ctx: ClientContext): Promise<Principal> {
-      return admit(await userForToken(token, ctx), 'token', ctx);
-    },
-
-    async authenticateSession(sessionId: string, ctx: ClientContext): Promise<Principal> {
-      const idHash = sha256(sessionId);
+    /**
+     * The principal for credentials verified recently, found without any I/O; undefined
+     * whenever anything needs a closer look (then `authenticate` decides, and logs).
+     */
+    authenticateCached(cred: Credentials, remoteAddress: string): Principal | undefined {
       const now = clock();
-      let entry = sessionCache.get(idHash);
-      if (!entry) {
-        const stored = await sessions.get(idHash);
-        if (!stored) throw unauthorized('no such session (signed out or expired)');
-        entry = { session: stored, persistedLastSeen: stored.lastSeen };
-        sessionCache.set(idHash, entry);
+      if (cred.kind === 'basic') {
+        const hit = basicCache.get(basicKey(cred.encoded));
+        const user = hit && users.peekForAuth(hit.userId);
+        if (!user || user.authVersion !== hit.authVersion || isBlocked(user, now)) return undefined;
+        if (lockout.check(hit.login, remoteAddress)) return undefined;
+        return principalFor(user, 'basic');
       }
-      const { session } = entry;
-      const idle = now - session.lastSeen > settings.idleTimeoutMs;
-      if (idle || now - session.created > settings.absoluteTimeoutMs) {
-        sessionCache.delete(idHash);
-        await sessions.delete(idHash);
-        throw unauthorized(idle ? 'session expired (idle too long)' : 'session expired');
+      if (cred.kind === 'token') {
+        if (!settings.tokenEnabled) return undefined;
+        const tokenHash = sha256(cred.token);
+        const hit = tokenCache.get(tokenHash);
+        const user = hit && users.peekForAuth(hit.userId);
+        if (!user || user.authVersion !== hit.authVersion || user.tokenHash !== tokenHash || isBlocked(user, now)) return undefined;
+        return principalFor(user, 'token');
       }
-      const user = await users.getForAuth(session.userId);
-      if (!user) throw unauthorized('the session user no longer exists');
-      let principal: Principal;
-      try {
-        principal = admit(user, 'session', ctx, session);
-      } catch (err) {
-        // Blocking a user deletes their sessions in the store; the cached copy must not
-        // outlive that and come back when the user is unblocked.
-        sessionCache.delete(idHash);
-        throw err;
-      }
-      session.lastSeen = now;
-      if (now - entry.persistedLastSeen >= touchIntervalMs) {
-        entry.persistedLastSeen = now;
-        sessions.touch(idHash, now).catch((err: unknown) => logger.error({ err }, 'cannot record session activity'));
-      }
-      return principal;
+      const entry = sessionCache.get(sha256(cred.sessionId));
+      if (!entry || expiry(entry.session, now)) return undefined;
+      const user = users.peekForAuth(entry.session.userId);
+      if (!user || isBlocked(user, now)) return undefined;
+      touch(entry, now);
+      return principalFor(user, 'session', entry.session);
+    },
+
+    /** The full check: stores, password hashing, lock-out, and the security log. */
+    async authenticate(cred: Credentials, ctx: ClientContext): Promise<Principal> {
+      if (cred.kind === 'basic') return authenticateBasic(cred.encoded, ctx);
+      if (cred.kind === 'token') return admit(await userForToken(cred.token, ctx), 'token', ctx);
+      return authenticateSession(cred.sessionId, ctx);
     },
 
     /** POST /users/session with login and password. */

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
-import { CreateUserBody, PageQuery, PatchUserBody, UserIdParams, UserSchema, UserSearchBody } from './schemas.js';
+import { type UserView, CreateUserBody, PageQuery, PatchUserBody, UserIdParams, UserSchema, UserSearchBody } from './schemas.js';
 import type { UsersService } from './service.js';
 
 const tags = ['users'];
@@ -16,7 +16,11 @@ export function usersRoutes(app: Api, { users }: { users: UsersService }): void 
 
   app.get('/users/current', {
     schema: { tags, summary: 'The signed-in user', response: { 200: UserSchema } },
-  }, async (req) => users.view(principalOf(req).user));
+  }, async (req, reply) => {
+    // Already serialised (and cached) JSON of the schema's shape; Fastify sends strings as is.
+    const json = users.viewJson(principalOf(req).user) as unknown as UserView;
+    return reply.type('application/json; charset=utf-8').send(json);
+  });
 
   app.get('/users/:id', {
     schema: { tags, summary: 'One user (any with manage-users; yourself always)', params: UserIdParams, response: { 200: UserSchema } },

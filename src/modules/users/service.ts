@@ -86,8 +86,25 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
     }
   }
 
+  // The caller's own record is asked for constantly (UIs poll /users/current): its JSON is
+  // kept per cached record, unless its status may change with the clock (activeTo set).
+  const viewJsonOf = new WeakMap<UserRecord, string>();
+  const viewJson = (u: UserRecord): string => {
+    if (u.activeTo !== null) return JSON.stringify(view(u));
+    let json = viewJsonOf.get(u);
+    if (json === undefined) viewJsonOf.set(u, (json = JSON.stringify(view(u))));
+    return json;
+  };
+
   return {
     view,
+    viewJson,
+
+    /** The cached user record while it is fresh, without I/O (the sign-in fast path). */
+    peekForAuth(id: string): UserRecord | undefined {
+      const hit = cache.get(id);
+      return hit && clock() - hit.at < cacheTtlMs ? hit.user : undefined;
+    },
 
     /** The user record for authentication, served from cache while fresh. */
     async getForAuth(id: string): Promise<UserRecord | undefined> {
