@@ -54,6 +54,7 @@ interface CachedCredential {
 /** Session activity is written back at most this often; idle expiry is that coarse at worst. */
 const TOUCH_INTERVAL_MS = 30_000;
 const SESSION_CACHE_TTL_MS = 10_000;
+const LOCK_LOG_INTERVAL_MS = 10_000;
 
 function decodeBasic(encoded: string): { login: string; password: string } {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -71,6 +72,10 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   // A keyed hash (secret prefix) of login and password: the cache never holds the password.
   const basicKey = (encoded: string) => hash('sha256', `${cacheKey}\0${encoded}`, 'base64url');
   const basicCache = new TtlCache<CachedCredential & { login: string }>(settings.credentialCacheTtlMs, 50_000, clock);
+  const basicChecks = new Map<string, Promise<UserRecord>>();
+  // Refusals during a lock are logged once per locked login or address per interval, so a
+  // flood against a lock cannot flood the security log.
+  const lockRefusalsLogged = new TtlCache<true>(LOCK_LOG_INTERVAL_MS, 10_000, clock);
   const tokenCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
   const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
 
@@ -105,10 +110,14 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     const lock = lockout.check(login, ctx.remoteAddress);
     if (!lock) return;
     const seconds = Math.ceil(lock.retryAfterMs / 1000);
-    // The record is about that user (the log's userId query must find it); looked up only
-    // on this refused path, so a normal sign-in costs nothing more.
-    const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
-    securityLog.record('login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
+    const lockKey = lock.scope === 'login' ? `login\0${login}` : `address\0${ctx.remoteAddress}`;
+    if (!lockRefusalsLogged.get(lockKey)) {
+      lockRefusalsLogged.set(lockKey, true);
+      // The record is about that user (the log's userId query must find it); looked up only
+      // on this refused path, so a normal sign-in costs nothing more.
+      const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
+      securityLog.record('login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
+    }
     throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
   }
 
@@ -173,7 +182,12 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
       basicCache.delete(key);
     }
-    const user = await verifyLogin(login, password, ctx, 'basic');
+    // A client often opens with many requests at once: one password check serves them all.
+    const pending = basicChecks.get(key);
+    if (pending) return admit(await pending, 'basic', ctx);
+    const check = verifyLogin(login, password, ctx, 'basic').finally(() => basicChecks.delete(key));
+    basicChecks.set(key, check);
+    const user = await check;
     const principal = admit(user, 'basic', ctx);
     basicCache.set(key, { userId: user.id, authVersion: user.authVersion, login });
     securityLog.record('login-success', ctx, { login, userId: user.id, message: 'HTTP Basic credentials accepted', source: 'basic' });

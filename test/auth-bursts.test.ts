@@ -1,0 +1,48 @@
+// Bursts: many requests with the same credentials at once, and floods against a lock.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { adminAuth, basic, call, createUser, startTestServer, type TestServer } from './helpers/server.js';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer({ auth: { lockout: { loginMaxFailures: 3, addressMaxFailures: 1000 } } });
+});
+after(() => s.destroy());
+
+async function records(filter: object): Promise<Array<{ eventClassId: string; message: { login: string } }>> {
+  const res = await call(s, 'GET', `/users/security/log?limit=1000&filter=${encodeURIComponent(JSON.stringify(filter))}`, { headers: adminAuth });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+test('a burst of requests with new Basic credentials needs one password check and logs one sign-in', async () => {
+  await createUser(s, { login: 'burst', password: 'burst-pw' });
+  const headers = { authorization: basic('burst', 'burst-pw') };
+  const answers = await Promise.all(Array.from({ length: 30 }, () => call(s, 'GET', '/users/current', { headers })));
+  assert.deepEqual([...new Set(answers.map((a) => a.status))], [200]);
+  const successes = await records({ eventClassId: 'LoginSuccess', 'message.login': 'burst' });
+  assert.equal(successes.length, 1);
+});
+
+test('a burst with a wrong password fails every request', async () => {
+  await createUser(s, { login: 'burst2', password: 'right-pw' });
+  const headers = { authorization: basic('burst2', 'wrong-pw') };
+  const answers = await Promise.all(Array.from({ length: 10 }, () => call(s, 'GET', '/users/current', { headers })));
+  assert.deepEqual([...new Set(answers.map((a) => a.status))], [401]);
+});
+
+test('a flood against a locked login is refused every time but logged once per interval', async () => {
+  await createUser(s, { login: 'flooded', password: 'flood-pw' });
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await call(s, 'POST', '/users/session', { body: { login: 'flooded', password: 'nope' } })).status, 401);
+  }
+  for (let i = 0; i < 20; i++) {
+    const res = await call(s, 'POST', '/users/session', { body: { login: 'flooded', password: 'flood-pw' } });
+    assert.equal(res.status, 429);
+    assert.ok(Number(res.headers.get('retry-after')) > 0);
+  }
+  const refused = await records({ eventClassId: 'LoginLocked', 'message.login': 'flooded' });
+  assert.equal(refused.length, 1);
+  const lockouts = await records({ eventClassId: 'Lockout', 'message.login': 'flooded' });
+  assert.equal(lockouts.length, 1);
+});
