@@ -46,3 +46,14 @@ test('a flood against a locked login is refused every time but logged once per i
   const lockouts = await records({ eventClassId: 'Lockout', 'message.login': 'flooded' });
   assert.equal(lockouts.length, 1);
 });
+
+test('guesses sent all at once are not all checked: the lock-out counts checks in flight', async () => {
+  await createUser(s, { login: 'parallel', password: 'parallel-pw' });
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => call(s, 'POST', '/users/session', { body: { login: 'parallel', password: `guess-${i}` } })),
+  );
+  const checked = answers.filter((a) => a.status === 401).length;
+  const refused = answers.filter((a) => a.status === 429).length;
+  assert.ok(checked <= 3, `at most loginMaxFailures (3) guesses may be checked, ${checked} were`);
+  assert.equal(checked + refused, 20);
+});

@@ -9,7 +9,7 @@ import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
 import type { Right } from '../users/rights.js';
 import { effectiveRights, isBlocked, type UsersService } from '../users/service.js';
-import type { Lockout } from './lockout.js';
+import type { LockReason, Lockout } from './lockout.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -63,6 +63,9 @@ function decodeBasic(encoded: string): { login: string; password: string } {
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** How a credential check ended: the checked thing, or why it failed and about whom. */
+type Outcome<T> = { ok: T } | { failure: string; userId: string | null };
+
 const sha256 = (s: string) => hash('sha256', s, 'base64url');
 const newSecret = () => randomBytes(32).toString('base64url');
 
@@ -106,9 +109,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     session,
   });
 
-  async function refuseLocked(login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<void> {
-    const lock = lockout.check(login, ctx.remoteAddress);
-    if (!lock) return;
+  async function refuse(lock: LockReason, login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<never> {
     const seconds = Math.ceil(lock.retryAfterMs / 1000);
     const lockKey = lock.scope === 'login' ? `login\0${login}` : `address\0${ctx.remoteAddress}`;
     if (!lockRefusalsLogged.get(lockKey)) {
@@ -121,11 +122,36 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
   }
 
-  function failed(login: string | undefined, userId: string | null, ctx: ClientContext, source: SecuritySource, reason: string): void {
-    securityLog.record('login-failure', ctx, { login: login ?? '', userId, message: reason, source });
-    const locked = lockout.fail(login, ctx.remoteAddress);
-    if (locked.loginLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: 'login locked', source });
-    if (locked.addressLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: `address ${ctx.remoteAddress} locked`, source });
+  /** Refuses credentials already verified (cached) while a lock holds. */
+  async function refuseLocked(login: string, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<void> {
+    const lock = lockout.check(login, ctx.remoteAddress);
+    if (lock) await refuse(lock, login, ctx, source, userId);
+  }
+
+  /**
+   * Runs one credential check under the lock-out rules: refused while locked or while too
+   * many checks are already running; a failure is counted (and logged) when it is known.
+   */
+  async function attempt<T>(login: string | undefined, ctx: ClientContext, source: SecuritySource, check: () => Promise<Outcome<T>>): Promise<T | undefined> {
+    const lock = lockout.begin(login, ctx.remoteAddress);
+    if (lock) await refuse(lock, login, ctx, source);
+    let result: Outcome<T>;
+    try {
+      result = await check();
+    } catch (err) {
+      lockout.end(login, ctx.remoteAddress, 'aborted');
+      throw err;
+    }
+    if ('failure' in result) {
+      const { failure, userId } = result;
+      securityLog.record('login-failure', ctx, { login: login ?? '', userId, message: failure, source });
+      const locked = lockout.end(login, ctx.remoteAddress, 'failed');
+      if (locked.loginLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: 'login locked', source });
+      if (locked.addressLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: `address ${ctx.remoteAddress} locked`, source });
+      return undefined;
+    }
+    lockout.end(login, ctx.remoteAddress, 'ok');
+    return result.ok;
   }
 
   /** Refuses blocked users and returns the principal. */
@@ -139,16 +165,13 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
   /** Verifies a login and password (no cache), counting failures. */
   async function verifyLogin(login: string, password: string, ctx: ClientContext, source: SecuritySource): Promise<UserRecord> {
-    await refuseLocked(login, ctx, source);
-    const user = await users.findByLogin(login);
-    // Hash even for unknown logins so response time does not tell which logins exist.
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !ok) {
-      failed(login, user?.id ?? null, ctx, source, user ? 'wrong password' : 'unknown login');
-      throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', 'wrong login or password');
-    }
-    // A blocked user's right password does not clear the failures counted against the login.
-    if (!isBlocked(user, clock())) lockout.succeed(login);
+    const user = await attempt(login, ctx, source, async () => {
+      const found = await users.findByLogin(login);
+      // Hash even for unknown logins so response time does not tell which logins exist.
+      const ok = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
+      return found && ok ? { ok: found } : { failure: found ? 'wrong password' : 'unknown login', userId: found?.id ?? null };
+    });
+    if (!user) throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', 'wrong login or password');
     return user;
   }
 
@@ -161,12 +184,11 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       if (user && user.authVersion === hit.authVersion && user.tokenHash === hash) return user;
       tokenCache.delete(hash);
     }
-    await refuseLocked(undefined, ctx, 'token');
-    const user = await users.findByTokenHash(hash);
-    if (!user) {
-      failed(undefined, null, ctx, 'token', 'unknown API token');
-      throw unauthorized('invalid API token');
-    }
+    const user = await attempt(undefined, ctx, 'token', async () => {
+      const found = await users.findByTokenHash(hash);
+      return found ? { ok: found } : { failure: 'unknown API token', userId: null };
+    });
+    if (!user) throw unauthorized('invalid API token');
     tokenCache.set(hash, { userId: user.id, authVersion: user.authVersion });
     securityLog.record('login-success', ctx, { login: user.login, userId: user.id, message: 'API token accepted', source: 'token' });
     return user;
