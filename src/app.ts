@@ -1,7 +1,8 @@
 // buildApp(deps): the Fastify instance with every route, hook and handler. It never listens;
 // main.ts (and the tests) decide where.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Api } from './http/api-types.js';
@@ -28,6 +29,30 @@ export interface AppDeps {
   securityLog: SecurityLogService;
 }
 
+/**
+ * While closing, a connection kept alive after its last answer would hold the close until the
+ * keep-alive timeout (72 s); requests in flight must still finish. So idle connections are
+ * closed as they become idle, until the server is closed.
+ */
+function closeKeptAliveConnectionsOnClose(app: FastifyInstance): void {
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
+}
+
+let requestCount = 0;
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/;
+function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : `req-${(++requestCount).toString(36)}`;
+}
+
 export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -37,12 +62,17 @@ export async function buildApp(deps: AppDeps) {
     // logged with the request id by the error handler instead.
     childLoggerFactory: (logger) => logger,
     bodyLimit: deps.config.http.bodyLimit,
-    requestIdHeader: 'x-request-id',
+    trustProxy: deps.config.http.trustProxy,
+    // A client's x-request-id is kept when it looks like one (it is echoed in 500 answers
+    // and logs); anything else gets an id of ours.
+    requestIdHeader: false,
+    genReqId: requestId,
     // Bad percent-encoding and the like, found before routing, get the API's error body too.
     frameworkErrors: handleFrameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  closeKeptAliveConnectionsOnClose(app);
   registerErrorHandling(app);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);

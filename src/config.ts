@@ -30,6 +30,9 @@ export const ConfigSchema = Obj({
   http: Obj({
     bodyLimit: Type.Integer({ minimum: 1024 }),
     jsonMaxDepth: Type.Integer({ minimum: 2, maximum: 1000 }),
+    /** Behind a reverse proxy: true, or the proxy addresses/CIDRs (comma-separated) whose
+     * X-Forwarded-For is believed, so lock-out and the security log see the real client. */
+    trustProxy: Type.Union([Type.Boolean(), Type.String()]),
   }),
   server: Obj({
     user: Obj({
@@ -69,7 +72,7 @@ const DEFAULTS: Config = {
   mqttPort: 1883,
   snmpTrapPort: 1162,
   logLevel: 'info',
-  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64 },
+  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false },
   server: { user: { auth_token_enabled: true } },
   web: { authTokenEnabled: true },
   session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },

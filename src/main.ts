@@ -17,6 +17,12 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+const STOP_TIMEOUT_MS = 15_000;
+
+function createLogger(config: Readonly<Config>): Logger {
+  return pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'password', '*.password'] });
+}
+
 export interface RunningServer {
   /** Base URL of the HTTP listener, e.g. http://127.0.0.1:8080 */
   url: string;
@@ -31,7 +37,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const logger = options.logger ?? createLogger(config);
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const readiness: Readiness = { ready: false };
 
@@ -92,10 +98,22 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel });
-  const server = await startServer(config, { logger });
+  const logger = createLogger(config);
+  // Signals are watched from the start: one that arrives while starting stops the server as
+  // soon as it is up.
+  let stopRequested: string | undefined;
+  let server: RunningServer | undefined;
   const shutdown = (signal: string) => {
+    if (!server) {
+      stopRequested = signal;
+      return;
+    }
     logger.info({ signal }, 'shutting down');
+    // A request that never finishes must not keep the process alive for ever.
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
     server.stop().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -106,6 +124,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  server = await startServer(config, { logger });
+  if (stopRequested) shutdown(stopRequested);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -74,3 +74,10 @@ test('passwords never reach the log, even when a sign-in fails', async () => {
   await fetch(`${base}/users/current`, { headers: { authorization: 'Basic ' + Buffer.from('admin:wrong-secret-xyz').toString('base64') } });
   assert.equal(logLines.slice(before).some((l) => l.includes('wrong-secret-xyz') || l.includes('admin-pass-1')), false);
 });
+
+test('a client request id is echoed only when it looks like one', async () => {
+  const odd = await fetch(`${base}/test-bug`, { headers: { 'x-request-id': '<script>x</script>' } });
+  const body = (await odd.json()) as { message: string };
+  assert.doesNotMatch(body.message, /script/);
+  assert.match(body.message, /request id req-/);
+});

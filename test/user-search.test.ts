@@ -118,6 +118,10 @@ describe('rule 4: email', () => {
     assert.deepEqual(await found({ email: { contains: 'example' } }), ['bob']);
     assert.deepEqual(await found({ email: { contains: '@other.' } }), ['dave', EVIL_LOGIN].sort());
     assert.deepEqual(await found({ email: { contains: 'OTHER' } }), []);
+    // and negated: every user whose email lacks the part
+    const lacking = await found({ email: { $not: { contains: '@other.' } } });
+    assert.ok(lacking.includes('alice') && lacking.includes('bob'));
+    assert.ok(!lacking.includes('dave'));
     assert.deepEqual(await found({ $or: [{ email: { contains: 'bob' } }, { email: { contains: 'dave' } }] }), ['bob', 'dave']);
     assertBadRequest(await search({ email: { contains: 5 } }), { email: { contains: 5 } }, /contains/);
   });

@@ -77,8 +77,22 @@ describe('refused filters', () => {
   });
 
   it('logic operators take arrays, and so do $in, $nin and $all', () => {
-    for (const op of ['$and', '$or', '$nor']) refused({ [op]: { a: 1 } }, new RegExp(`\\${op} takes an array`));
+    for (const op of ['$and', '$or', '$nor']) {
+      refused({ [op]: { a: 1 } }, new RegExp(`\\${op} takes a non-empty array of filter objects`));
+      refused({ [op]: [1, 2] }, new RegExp(`\\${op} takes a non-empty array`));
+      refused({ [op]: [] }, new RegExp(`\\${op} takes a non-empty array`));
+    }
     for (const op of ['$in', '$nin', '$all']) refused({ a: { [op]: 'x' } }, new RegExp(`\\${op} takes an array`));
+  });
+
+  it('operands of the wrong shape are refused, not matched as nonsense', () => {
+    refused({ a: { $mod: 'x' } }, /\$mod takes/);
+    refused({ a: { $mod: [0, 1] } }, /\$mod takes/);
+    refused({ a: { $size: 'x' } }, /\$size takes/);
+    refused({ a: { $exists: 'yes' } }, /\$exists takes/);
+    refused({ a: { $elemMatch: 3 } }, /\$elemMatch takes/);
+    refused({ a: { $not: 'x' } }, /\$not takes/);
+    refused({ a: { $options: 'i' } }, /\$options needs \$regex/);
   });
 
   it('$type takes only the names sift knows (not a value that would throw while matching)', () => {

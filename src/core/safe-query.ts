@@ -40,9 +40,10 @@ export function assertSafeQuery(query: unknown): asserts query is Record<string,
       if (key.startsWith('$')) {
         if (!ALLOWED_OPERATORS.has(key)) throw new QueryError(`operator ${key} is not allowed (at ${here})`);
         if (key === '$regex') checkRegex(v, (value as Record<string, unknown>).$options, here);
-        if ((key === '$and' || key === '$or' || key === '$nor') && !Array.isArray(v)) {
-          throw new QueryError(`${key} takes an array (at ${here})`);
+        if ((key === '$and' || key === '$or' || key === '$nor') && !(Array.isArray(v) && v.length > 0 && v.every(isPlainObject))) {
+          throw new QueryError(`${key} takes a non-empty array of filter objects (at ${here})`);
         }
+        checkOperand(key, v, value as Record<string, unknown>, here);
         if ((key === '$in' || key === '$nin' || key === '$all') && !Array.isArray(v)) {
           throw new QueryError(`${key} takes an array (at ${here})`);
         }
@@ -56,6 +57,34 @@ export function assertSafeQuery(query: unknown): asserts query is Record<string,
     }
   };
   walk(query, 0, '');
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Operand shapes the matcher would otherwise take silently and answer nonsense for. */
+function checkOperand(op: string, v: unknown, owner: Record<string, unknown>, where: string): void {
+  const bad = (shape: string) => new QueryError(`${op} takes ${shape} (at ${where})`);
+  switch (op) {
+    case '$mod':
+      if (!(Array.isArray(v) && v.length === 2 && v.every(isNumber) && v[0] !== 0)) throw bad('[divisor, remainder] numbers');
+      break;
+    case '$size':
+      if (!(isNumber(v) && Number.isInteger(v) && v >= 0)) throw bad('a whole number');
+      break;
+    case '$exists':
+      if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw bad('true or false');
+      break;
+    case '$elemMatch':
+      if (!isPlainObject(v)) throw bad('a filter object');
+      break;
+    case '$not':
+      if (!isPlainObject(v)) throw bad('an operator object');
+      break;
+    case '$options':
+      if (!('$regex' in owner)) throw new QueryError(`$options needs $regex beside it (at ${where})`);
+      break;
+  }
 }
 
 function checkRegex(pattern: unknown, options: unknown, where: string): void {

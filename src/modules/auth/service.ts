@@ -59,7 +59,9 @@ const LOCK_LOG_INTERVAL_MS = 10_000;
 function decodeBasic(encoded: string): { login: string; password: string } {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 1) throw new AppError('Unauthorized', 'malformed Basic credentials');
+  // Logins are at most 128 characters and passwords 1024 (the users schema): longer ones
+  // cannot match, and must not become keys of the lock-out tables or log records.
+  if (colon < 1 || colon > 128 || decoded.length - colon - 1 > 1024) throw new AppError('Unauthorized', 'malformed Basic credentials');
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 

@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
 
+/** The latest time a JavaScript Date can hold (ms); larger numbers are no time at all. */
+const MAX_TIME = 8.64e15;
+
 export const SecurityLogRecordSchema = Type.Object(
   {
     id: Type.String(),
@@ -27,10 +30,10 @@ export const SecurityLogRecordSchema = Type.Object(
 );
 
 export const SecurityLogQuerySchema = Type.Object({
-  from: Type.Optional(Type.Integer({ minimum: 0, description: 'milliseconds; records at or after' })),
-  to: Type.Optional(Type.Integer({ minimum: 0, description: 'milliseconds; records at or before' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'milliseconds; records at or after' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'milliseconds; records at or before' })),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   filter: Type.Optional(Type.String({ maxLength: 65536, description: 'url-encoded JSON, MongoDB-style over the record fields' })),
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'only records about this user' })),
 });

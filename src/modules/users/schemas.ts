@@ -57,7 +57,7 @@ export const UserIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLen
 
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 1000 })),
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
 });
 
 export const UserSearchBody = Type.Record(Type.String(), Type.Unknown(), {

@@ -34,6 +34,13 @@ export interface UsersServiceDeps {
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
+/**
+ * Ids are the canonical decimal form only: "4.0" or " 4" would reach user 4 through the
+ * database's number conversion while escaping every comparison of id strings (self checks,
+ * caches).
+ */
+const isUserId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
+
 export function isBlocked(user: UserRecord, now: number): boolean {
   return user.status === STATUS_BLOCKED || (user.activeTo !== null && now > user.activeTo);
 }
@@ -70,14 +77,14 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
   });
 
   async function mustGet(id: string): Promise<UserRecord> {
-    const user = await users.get(id);
+    const user = isUserId(id) ? await users.get(id) : undefined;
     if (!user) throw notFound(`user ${id}`);
     return user;
   }
 
   async function changeUser(id: string, changes: UserChanges, bumpAuth: boolean): Promise<UserRecord> {
     try {
-      const updated = await users.update(id, changes, clock(), bumpAuth);
+      const updated = isUserId(id) ? await users.update(id, changes, clock(), bumpAuth) : undefined;
       if (!updated) throw notFound(`user ${id}`);
       return remember(updated);
     } catch (err) {
@@ -190,7 +197,7 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
 
     async delete(id: string, actor: Actor): Promise<void> {
       if (actor.userId === id) throw conflict('you cannot delete your own account');
-      if (!(await users.delete(id))) throw notFound(`user ${id}`);
+      if (!isUserId(id) || !(await users.delete(id))) throw notFound(`user ${id}`);
       cache.delete(id);
     },
 
@@ -214,14 +221,12 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
 
     /**
      * First start: creates the bootstrap admin. Returns the generated password when none was
-     * given, so the caller can show it once. Later starts keep the admin's admin flag.
+     * given, so the caller can show it once.
      */
     async ensureBootstrapAdmin(login: string, password?: string): Promise<{ created: boolean; generatedPassword?: string }> {
-      const existing = await users.getByLogin(login);
-      if (existing) {
-        if (!existing.isAdmin) await changeUser(existing.id, { isAdmin: true }, true);
-        return { created: false };
-      }
+      // Only the first start creates the admin; a later user of that login (after a rename)
+      // is not promoted, or anyone with manage-users could make an admin by restart.
+      if (await users.getByLogin(login)) return { created: false };
       // Users exist but not this login (the admin was renamed): do not add a second admin.
       if ((await users.count()) > 0) return { created: false };
       const generated = password ? undefined : randomBytes(12).toString('base64url');

@@ -14,14 +14,25 @@ function rewrite(query: Record<string, unknown>): Record<string, unknown> {
       // A path into a nested object ("objectPermissions.include") names no user field.
       out[key] = never;
     } else if (key === 'email' && isContains(value)) {
-      const part = value.contains;
-      if (typeof part !== 'string') throw new QueryError('email.contains takes a string');
-      out[key] = (v: unknown) => typeof v === 'string' && v.includes(part);
+      out[key] = containsTest(value);
+    } else if (key === 'email' && isNotContains(value)) {
+      const test = containsTest(value.$not);
+      out[key] = (v: unknown) => !test(v);
     } else {
       out[key] = value;
     }
   }
   return out;
+}
+
+function containsTest(value: { contains: unknown }): (v: unknown) => boolean {
+  const part = value.contains;
+  if (typeof part !== 'string') throw new QueryError('email.contains takes a string');
+  return (v: unknown) => typeof v === 'string' && v.includes(part);
+}
+
+function isNotContains(v: unknown): v is { $not: { contains: unknown } } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && isContains((v as { $not?: unknown }).$not);
 }
 
 function isContains(v: unknown): v is { contains: unknown } {

@@ -115,11 +115,15 @@ describe('migrate', () => {
     assert.equal(history(db).length, 3, 'nothing was touched');
   });
 
-  it('a failing migration is rolled back whole and not recorded; earlier ones stay', () => {
-    writeMigration('0003-broken.sql', 'CREATE TABLE c (id INTEGER);\nINSERT INTO nowhere VALUES (1);');
+  it('a failing run is rolled back whole: the database stays at the version it had', () => {
     const db = openDb();
+    migrate(db, readMigrations(dir));
+    writeMigration('0003-broken.sql', 'CREATE TABLE c (id INTEGER);\nINSERT INTO nowhere VALUES (1);');
+    writeMigration('0004-fine.sql', 'CREATE TABLE d (id INTEGER);');
     assert.throws(() => migrate(db, readMigrations(dir)), /nowhere/);
     assert.deepEqual(history(db).map((r) => r.version), [1, 2]);
+    assert.equal(tables(db).includes('d'), false, 'nothing of the failed run stays');
+    rmSync(join(dir, '0004-fine.sql'));
     assert.equal(tables(db).includes('c'), false, 'the half-run migration left nothing');
 
     writeMigration('0003-broken.sql', 'CREATE TABLE c (id INTEGER);');
