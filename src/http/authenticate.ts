@@ -20,13 +20,13 @@ function tokenFromQuery(request: FastifyRequest): string | undefined {
   const q = request.query as Record<string, unknown> | undefined;
   const token = q?.['api-token'] ?? q?.['auth-token'];
   if (token === undefined) return undefined;
-  if (typeof token !== 'string' || token === '') throw new AppError('Unauthorized', 'api-token must be a single non-empty value');
-  return token;
+  return typeof token === 'string' && token !== '' ? token : '';
 }
 
 /** The credentials a request carries: query token, then Authorization header, then cookie. */
 function credentialsOf(request: FastifyRequest): Credentials {
   const token = tokenFromQuery(request);
+  if (token === '') return { kind: 'malformed', source: 'token', reason: 'api-token must be a single non-empty value' };
   if (token !== undefined) return { kind: 'token', token };
   const header = request.headers.authorization;
   if (header) {
@@ -35,7 +35,7 @@ function credentialsOf(request: FastifyRequest): Credentials {
     const value = header.slice(space + 1).trim();
     if (scheme === 'basic') return { kind: 'basic', encoded: value };
     if (scheme === 'bearer' && value) return { kind: 'token', token: value };
-    throw new AppError('Unauthorized', 'unsupported Authorization scheme; use Basic, a session or an API token');
+    return { kind: 'malformed', source: 'basic', reason: 'unsupported Authorization scheme; use Basic, a session or an API token' };
   }
   const sessionId = readCookie(request, SESSION_COOKIE);
   if (sessionId) return { kind: 'session', sessionId };
@@ -43,8 +43,11 @@ function credentialsOf(request: FastifyRequest): Credentials {
 }
 
 export function registerAuthentication(app: FastifyInstance, auth: AuthService, securityLog: SecurityLogService): void {
+  const logged = new WeakSet<AppError>();
+
   /** Records the refusal in the security log and returns the error to answer with. */
   function deny(request: FastifyRequest, principal: Principal, err: AppError, source: 'session' | 'rights'): AppError {
+    logged.add(err);
     securityLog.record('access-denied', clientContext(request), {
       login: principal.user.login,
       userId: principal.user.id,
@@ -87,6 +90,13 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService, 
     };
 
   app.decorateRequest('principal', undefined);
+  // A 403 decided inside a service (e.g. a user changing their own rights) is a denial too.
+  app.addHook('onError', (request, _reply, err, done) => {
+    if (err instanceof AppError && err.code === 'Forbidden' && !logged.has(err) && request.principal) {
+      deny(request, request.principal, err, 'rights');
+    }
+    done();
+  });
   // Each private route gets its own hook as it is added: nothing is looked up per request.
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as FastifyContextConfig;

@@ -11,7 +11,7 @@ import type { Right } from '../users/rights.js';
 import { effectiveRights, isBlocked, type UsersService } from '../users/service.js';
 import type { LockReason, Lockout } from './lockout.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
-import { TtlCache } from './ttl-cache.js';
+import { TtlCache } from '../../core/ttl-cache.js';
 
 export type AuthMethod = 'basic' | 'session' | 'token';
 
@@ -20,7 +20,9 @@ export type Credentials =
   /** `encoded` is the base64 part of the header, decoded only when the cache does not know it. */
   | { kind: 'basic'; encoded: string }
   | { kind: 'token'; token: string }
-  | { kind: 'session'; sessionId: string };
+  | { kind: 'session'; sessionId: string }
+  /** Credentials that cannot be read: refused, and logged as a failed sign-in. */
+  | { kind: 'malformed'; source: SecuritySource; reason: string };
 
 export interface Principal {
   user: UserRecord;
@@ -54,14 +56,13 @@ interface CachedCredential {
 /** Session activity is written back at most this often; idle expiry is that coarse at worst. */
 const TOUCH_INTERVAL_MS = 30_000;
 const SESSION_CACHE_TTL_MS = 10_000;
-const LOCK_LOG_INTERVAL_MS = 10_000;
 
-function decodeBasic(encoded: string): { login: string; password: string } {
+function decodeBasic(encoded: string): { login: string; password: string } | undefined {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   // Logins are at most 128 characters and passwords 1024 (the users schema): longer ones
   // cannot match, and must not become keys of the lock-out tables or log records.
-  if (colon < 1 || colon > 128 || decoded.length - colon - 1 > 1024) throw new AppError('Unauthorized', 'malformed Basic credentials');
+  if (colon < 1 || colon > 128 || decoded.length - colon - 1 > 1024) return undefined;
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
@@ -78,13 +79,22 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   const basicKey = (encoded: string) => hash('sha256', `${cacheKey}\0${encoded}`, 'base64url');
   const basicCache = new TtlCache<CachedCredential & { login: string }>(settings.credentialCacheTtlMs, 50_000, clock);
   const basicChecks = new Map<string, Promise<UserRecord>>();
-  // Refusals during a lock are logged once per locked login or address per interval, so a
-  // flood against a lock cannot flood the security log.
-  const lockRefusalsLogged = new TtlCache<true>(LOCK_LOG_INTERVAL_MS, 10_000, clock);
   const tokenCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
   const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
 
   const unauthorized = (message: string) => new AppError('Unauthorized', message);
+
+  /**
+   * A refusal that is not a password or token guess (stale session cookie, tokens switched
+   * off, malformed header): logged as a failure once per address, reason and interval, since
+   * a client may repeat it with every request. Returns the error to throw.
+   */
+  function refusal(ctx: ClientContext, source: SecuritySource, message: string, about: { login?: string; userId?: string | null } = {}): AppError {
+    if (!securityLog.isRepeat(`refusal\0${source}\0${ctx.remoteAddress}\0${message}`)) {
+      securityLog.record('login-failure', ctx, { login: about.login ?? '', userId: about.userId ?? null, message, source });
+    }
+    return unauthorized(message);
+  }
   // Activity must reach the store well within the idle timeout: a session re-read after its
   // cache entry expires would otherwise look idle while its user is active.
   const touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, Math.max(1, Math.floor(settings.idleTimeoutMs / 4)));
@@ -114,8 +124,9 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   async function refuse(lock: LockReason, login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<never> {
     const seconds = Math.ceil(lock.retryAfterMs / 1000);
     const lockKey = lock.scope === 'login' ? `login\0${login}` : `address\0${ctx.remoteAddress}`;
-    if (!lockRefusalsLogged.get(lockKey)) {
-      lockRefusalsLogged.set(lockKey, true);
+    // Logged once per locked login or address per interval: a flood against a lock must not
+    // flood the security log.
+    if (!securityLog.isRepeat(lockKey)) {
       // The record is about that user (the log's userId query must find it); looked up only
       // on this refused path, so a normal sign-in costs nothing more.
       const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
@@ -178,7 +189,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   }
 
   async function userForToken(token: string, ctx: ClientContext): Promise<UserRecord> {
-    if (!settings.tokenEnabled) throw unauthorized('token authentication is disabled on this server');
+    if (!settings.tokenEnabled) throw refusal(ctx, 'token', 'token authentication is disabled on this server');
     const hash = sha256(token);
     const hit = tokenCache.get(hash);
     if (hit) {
@@ -197,7 +208,9 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   }
 
   async function authenticateBasic(encoded: string, ctx: ClientContext): Promise<Principal> {
-    const { login, password } = decodeBasic(encoded);
+    const parsed = decodeBasic(encoded);
+    if (!parsed) throw refusal(ctx, 'basic', 'malformed Basic credentials');
+    const { login, password } = parsed;
     const key = basicKey(encoded);
     const hit = basicCache.get(key);
     if (hit) {
@@ -224,7 +237,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     let entry = sessionCache.get(idHash);
     if (!entry) {
       const stored = await sessions.get(idHash);
-      if (!stored) throw unauthorized('no such session (signed out or expired)');
+      if (!stored) throw refusal(ctx, 'session', 'no such session (signed out or expired)');
       entry = { session: stored, persistedLastSeen: stored.lastSeen };
       sessionCache.set(idHash, entry);
     }
@@ -233,10 +246,10 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     if (expired) {
       sessionCache.delete(idHash);
       await sessions.delete(idHash);
-      throw unauthorized(expired);
+      throw refusal(ctx, 'session', expired, { userId: session.userId });
     }
     const user = await users.getForAuth(session.userId);
-    if (!user) throw unauthorized('the session user no longer exists');
+    if (!user) throw refusal(ctx, 'session', 'the session user no longer exists', { userId: session.userId });
     let principal: Principal;
     try {
       principal = admit(user, 'session', ctx, session);
@@ -265,6 +278,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
      * whenever anything needs a closer look (then `authenticate` decides, and logs).
      */
     authenticateCached(cred: Credentials, remoteAddress: string): Principal | undefined {
+      if (cred.kind === 'malformed') return undefined;
       const now = clock();
       if (cred.kind === 'basic') {
         const hit = basicCache.get(basicKey(cred.encoded));
@@ -291,6 +305,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
     /** The full check: stores, password hashing, lock-out, and the security log. */
     async authenticate(cred: Credentials, ctx: ClientContext): Promise<Principal> {
+      if (cred.kind === 'malformed') throw refusal(ctx, cred.source, cred.reason);
       if (cred.kind === 'basic') return authenticateBasic(cred.encoded, ctx);
       if (cred.kind === 'token') return admit(await userForToken(cred.token, ctx), 'token', ctx);
       return authenticateSession(cred.sessionId, ctx);

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { necessaryConditions, type FieldCondition } from '../../core/filter-conditions.js';
 import { compileSafeQuery, QueryError, type Predicate } from '../../core/safe-query.js';
+import { TtlCache } from '../../core/ttl-cache.js';
 import { badRequest } from '../../http/errors.js';
 import { parseJsonText } from '../../http/json-body.js';
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../../storage/types.js';
@@ -24,6 +25,7 @@ export interface SecurityLogQueryInput {
 
 const NOT_PUSHED = new Set(['id', 'timestamp']);
 const FLUSH_AT = 500;
+const REPEAT_INTERVAL_MS = 10_000;
 const FLUSH_DELAY_MS = 20;
 const SCAN_BATCH = 2000;
 /** A filtered query reads at most this many records looking for matches. */
@@ -83,7 +85,20 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
     return { matches, conditions: necessaryConditions(parsed as Record<string, unknown>, NOT_PUSHED) };
   }
 
+  const recentKeys = new TtlCache<true>(REPEAT_INTERVAL_MS, 10_000, clock);
+
   return {
+    /**
+     * True when `key` was already seen within the last ten seconds (and marks it seen): for
+     * events that can repeat as fast as a client sends requests, so that a flood of them
+     * costs one record per interval, not one per request.
+     */
+    isRepeat(key: string): boolean {
+      if (recentKeys.get(key)) return true;
+      recentKeys.set(key, true);
+      return false;
+    },
+
     record(
       kind: SecurityEventKind,
       ctx: ClientContext,

@@ -1,0 +1,44 @@
+// Refusals that are not password guesses still reach the security log: unreadable
+// credentials, stale sessions, tokens switched off, and 403s decided inside a service.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { adminAuth, basic, call, createUser, signIn, startTestServer, type TestServer } from './helpers/server.js';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer({ 'server.user.auth_token_enabled': false });
+});
+after(() => s.destroy());
+
+async function records(filter: object): Promise<Array<{ eventClassId: string; message: { message: string; login: string } }>> {
+  const res = await call(s, 'GET', `/users/security/log?limit=1000&filter=${encodeURIComponent(JSON.stringify(filter))}`, { headers: adminAuth });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+test('unreadable credentials are logged as failed sign-ins, once per interval however often they come', async () => {
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await call(s, 'GET', '/users/current', { headers: { authorization: 'Basic !!!' } })).status, 401);
+    assert.equal((await call(s, 'GET', '/users/current', { headers: { authorization: 'Digest x' } })).status, 401);
+  }
+  assert.equal((await records({ 'message.message': 'malformed Basic credentials' })).length, 1);
+  assert.equal((await records({ 'message.message': { $regex: '^unsupported Authorization scheme' } })).length, 1);
+});
+
+test('a token while tokens are switched off, and an unknown session, are logged', async () => {
+  assert.equal((await call(s, 'GET', '/users/current?api-token=whatever')).status, 401);
+  assert.equal((await call(s, 'GET', '/users/current', { headers: { cookie: 'sid=not-a-session' } })).status, 401);
+  assert.equal((await records({ 'message.message': 'token authentication is disabled on this server' })).length, 1);
+  assert.equal((await records({ eventClassId: 'LoginFailure', 'message.message': { $regex: '^no such session' } })).length, 1);
+});
+
+test('a 403 decided by the users service is logged as a denial', async () => {
+  const dora = await createUser(s, { login: 'dora', password: 'dora-pw' });
+  const session = await signIn(s, 'dora', 'dora-pw');
+  const res = await call(s, 'PATCH', `/users/${dora.id}`, { headers: { authorization: basic('dora', 'dora-pw') }, body: { permissions: ['manage-users'] } });
+  assert.equal(res.status, 403);
+  assert.ok(session.sid);
+  const denials = await records({ eventClassId: 'AccessDenied', 'message.login': 'dora' });
+  assert.equal(denials.length, 1);
+  assert.match(denials[0]!.message.message, /manage-users/);
+});
