@@ -151,6 +151,8 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
         if (batch.length < SCAN_BATCH) break;
         scanned += batch.length;
         before = batch[batch.length - 1];
+        // The embedded store answers synchronously: let other requests run between batches.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return out;
     },
