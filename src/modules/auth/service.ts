@@ -3,6 +3,7 @@
 // steady stream of authenticated requests costs a map lookup, not a password hash.
 import { hash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { TtlCache } from '../../core/ttl-cache.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionRecord, SessionsStore, UserRecord } from '../../storage/types.js';
 import type { ClientContext, SecuritySource } from '../security-log/events.js';
@@ -11,7 +12,6 @@ import type { Right } from '../users/rights.js';
 import { effectiveRights, isBlocked, type UsersService } from '../users/service.js';
 import type { LockReason, Lockout } from './lockout.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
-import { TtlCache } from '../../core/ttl-cache.js';
 
 export type AuthMethod = 'basic' | 'session' | 'token';
 
@@ -75,7 +75,7 @@ const newSecret = () => randomBytes(32).toString('base64url');
 export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
   // Per-process key: cache keys are useless to anyone who reads memory dumps of another run.
   const cacheKey = randomBytes(32).toString('base64');
-  // A keyed hash (secret prefix) of login and password: the cache never holds the password.
+  // A keyed hash (secret prefix) of the Basic header value: the cache never holds a password.
   const basicKey = (encoded: string) => hash('sha256', `${cacheKey}\0${encoded}`, 'base64url');
   const basicCache = new TtlCache<CachedCredential & { login: string }>(settings.credentialCacheTtlMs, 50_000, clock);
   const basicChecks = new Map<string, Promise<UserRecord>>();
@@ -95,6 +95,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     }
     return unauthorized(message);
   }
+
   // Activity must reach the store well within the idle timeout: a session re-read after its
   // cache entry expires would otherwise look idle while its user is active.
   const touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, Math.max(1, Math.floor(settings.idleTimeoutMs / 4)));
