@@ -91,6 +91,13 @@ describe('sign-in, cookies and CSRF', () => {
     const revoked = await call(s, 'DELETE', `/users/${eve.id}/auth-token`, { headers: session.unsafeHeaders });
     assert.ok(revoked.status === 200 || revoked.status === 204, `DELETE with CSRF: ${revoked.status}`);
     assert.equal((await call(s, 'GET', `/users/current?api-token=${created.body}`)).status, 401);
+
+    // A client that keeps only the sid cookie but sends the session's token in the header
+    // passes; a csrf cookie that disagrees with the header does not.
+    const sidOnly = await call(s, 'PATCH', `/users/${eve.id}`, { body: { language: 'fr' }, headers: { cookie: `sid=${session.sid}`, 'x-csrf-token': session.csrf } });
+    assert.equal(sidOnly.status, 200, sidOnly.text);
+    const mismatch = await call(s, 'PATCH', `/users/${eve.id}`, { body: { language: 'it' }, headers: { cookie: `sid=${session.sid}; csrf=other`, 'x-csrf-token': session.csrf } });
+    assert.equal(mismatch.status, 403);
   });
 
   test('Basic and token requests need no CSRF header', async () => {

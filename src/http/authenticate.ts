@@ -61,8 +61,12 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService, 
   function authorize(request: FastifyRequest, principal: Principal, config: RouteAccess): AppError | undefined {
     request.principal = principal;
     if (principal.method === 'session' && UNSAFE_METHODS.has(request.method)) {
+      // The header must carry the session's own token (the one the csrf cookie was given);
+      // a matching pair forged into cookie and header is refused, as the token is the server's.
+      // A client that keeps only the sid cookie but sends the right header is let through.
       const sent = request.headers[CSRF_HEADER];
-      if (typeof sent !== 'string' || sent !== principal.session!.csrfToken || sent !== readCookie(request, CSRF_COOKIE)) {
+      const cookie = readCookie(request, CSRF_COOKIE);
+      if (typeof sent !== 'string' || sent !== principal.session!.csrfToken || (cookie !== undefined && cookie !== sent)) {
         return deny(request, principal, new AppError('Forbidden', `Forbidden: header ${CSRF_HEADER} must equal the ${CSRF_COOKIE} cookie`), 'session');
       }
     }
