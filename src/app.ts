@@ -17,6 +17,8 @@ import { healthRoutes, type Readiness } from './modules/health/routes.js';
 import { securityLogRoutes } from './modules/security-log/routes.js';
 import type { SecurityLogService } from './modules/security-log/service.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { catalogRoutes } from './modules/catalog/routes.js';
+import type { CatalogServices } from './modules/catalog/catalog-services.js';
 import type { UsersService } from './modules/users/service.js';
 
 export interface AppDeps {
@@ -27,6 +29,7 @@ export interface AppDeps {
   users: UsersService;
   auth: AuthService;
   securityLog: SecurityLogService;
+  catalog: CatalogServices;
 }
 
 /**
@@ -89,6 +92,7 @@ export async function buildApp(deps: AppDeps) {
       });
       usersRoutes(api, { users: deps.users });
       securityLogRoutes(api, { securityLog: deps.securityLog });
+      catalogRoutes(api, deps.catalog);
     },
     { prefix: API_PREFIX },
   );

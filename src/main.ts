@@ -42,7 +42,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const readiness: Readiness = { ready: false };
 
   const storage = await openStorage(config);
-  const services = createServices(config, storage, logger);
+  const services = await createServices(config, storage, logger);
   const admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
 
   const app = await buildApp({ config, logger, version: packageVersion(), readiness, ...services });

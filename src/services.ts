@@ -2,12 +2,13 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLockout } from './modules/auth/lockout.js';
+import { createCatalogServices } from './modules/catalog/catalog-services.js';
 import { createAuthService, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
 import { createUsersService } from './modules/users/service.js';
 import type { Storage } from './storage/types.js';
 
-export function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
+export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
@@ -26,7 +27,8 @@ export function createServices(config: Readonly<Config>, storage: Storage, logge
     clock,
     logger,
   });
-  return { securityLog, users, auth };
+  const catalog = await createCatalogServices({ store: storage.catalog, clock, logger });
+  return { securityLog, users, auth, catalog };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -26,7 +26,7 @@ let base = '';
 before(async () => {
   const config = loadConfig({}, { dataDir: dir, adminPassword: 'admin-pass-1', logLevel: 'silent' });
   storage = await openStorage(config);
-  const services = createServices(config, storage, logger);
+  const services = await createServices(config, storage, logger);
   await services.users.ensureBootstrapAdmin('admin', 'admin-pass-1');
   app = await buildApp({ config, logger, version: 'test', readiness, ...services });
   // A route standing in for a bug: it throws an error whose text must not reach the client.

@@ -1,4 +1,5 @@
 import type { FieldCondition } from '../core/filter-conditions.js';
+import type { CatalogStore } from './catalog-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -132,5 +133,6 @@ export interface Storage {
   readonly users: UsersStore;
   readonly sessions: SessionsStore;
   readonly securityLog: SecurityLogStore;
+  readonly catalog: CatalogStore;
   close(): Promise<void>;
 }

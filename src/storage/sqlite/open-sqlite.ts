@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
+import { createSqliteCatalogStore } from './catalog-store.js';
 import { migrate } from './migrator.js';
 import { createSqliteSecurityLogStore } from './security-log-store.js';
 import { createSqliteSessionsStore } from './sessions-store.js';
@@ -30,6 +31,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     users: createSqliteUsersStore(db),
     sessions: createSqliteSessionsStore(db),
     securityLog: createSqliteSecurityLogStore(db),
+    catalog: createSqliteCatalogStore(db),
     async close() {
       if (db.open) {
         db.pragma('wal_checkpoint(TRUNCATE)');

@@ -1,0 +1,220 @@
+// The shape of what is monitored: objects in a tree where an object may have several parents
+// (so, a directed acyclic graph under the root "1"), and links joining two objects. Pure data
+// structure, kept in memory so that visibility, paths, cycle checks and cascades cost in
+// proportion to the part of the tree they touch, never a database round trip per level.
+
+export const ROOT_ID = '1';
+
+/** Paths to one object are capped: a graph of diamonds has exponentially many. */
+export const MAX_PATHS = 1000;
+
+interface LinkEnds {
+  source: string;
+  target: string;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+export class EntityGraph {
+  private readonly parents = new Map<string, string[]>();
+  private readonly children = new Map<string, Set<string>>();
+  private readonly links = new Map<string, LinkEnds>();
+  /** Links by either end, so an object's links are found without a scan. */
+  private readonly linksByObject = new Map<string, Set<string>>();
+  /** Bumped on every change of shape; caches of derived sets (visibility) key on it. */
+  version = 0;
+
+  hasObject(id: string): boolean {
+    return this.parents.has(id);
+  }
+
+  hasLink(id: string): boolean {
+    return this.links.has(id);
+  }
+
+  /** Every object id, in the order they were added (ids ascend, so by id). */
+  objectIds(): IterableIterator<string> {
+    return this.parents.keys();
+  }
+
+  linkIds(): IterableIterator<string> {
+    return this.links.keys();
+  }
+
+  get objectCount(): number {
+    return this.parents.size;
+  }
+
+  get linkCount(): number {
+    return this.links.size;
+  }
+
+  parentsOf(id: string): readonly string[] {
+    return this.parents.get(id) ?? [];
+  }
+
+  childrenOf(id: string): ReadonlySet<string> {
+    return this.children.get(id) ?? EMPTY;
+  }
+
+  linkEnds(id: string): LinkEnds | undefined {
+    return this.links.get(id);
+  }
+
+  linksOfObject(id: string): ReadonlySet<string> {
+    return this.linksByObject.get(id) ?? EMPTY;
+  }
+
+  /** Adds an object under `parents` (all must exist, except for the root, which has none). */
+  addObject(id: string, parents: readonly string[]): void {
+    this.parents.set(id, [...parents]);
+    for (const p of parents) this.childSet(p).add(id);
+    this.version++;
+  }
+
+  setParents(id: string, parents: readonly string[]): void {
+    for (const p of this.parentsOf(id)) this.children.get(p)?.delete(id);
+    this.parents.set(id, [...parents]);
+    for (const p of parents) this.childSet(p).add(id);
+    this.version++;
+  }
+
+  removeObject(id: string): void {
+    for (const p of this.parentsOf(id)) this.children.get(p)?.delete(id);
+    for (const c of this.childrenOf(id)) {
+      const rest = this.parentsOf(c).filter((p) => p !== id);
+      this.parents.set(c, rest);
+    }
+    this.parents.delete(id);
+    this.children.delete(id);
+    for (const l of [...this.linksOfObject(id)]) this.removeLink(l);
+    this.linksByObject.delete(id);
+    this.version++;
+  }
+
+  addLink(id: string, source: string, target: string): void {
+    this.links.set(id, { source, target });
+    this.linkSet(source).add(id);
+    this.linkSet(target).add(id);
+    this.version++;
+  }
+
+  setLinkEnds(id: string, source: string, target: string): void {
+    this.removeLink(id);
+    this.addLink(id, source, target);
+  }
+
+  removeLink(id: string): void {
+    const ends = this.links.get(id);
+    if (!ends) return;
+    this.linksByObject.get(ends.source)?.delete(id);
+    this.linksByObject.get(ends.target)?.delete(id);
+    this.links.delete(id);
+    this.version++;
+  }
+
+  /** True when giving `id` these parents would make it its own ancestor. */
+  wouldCreateCycle(id: string, newParents: readonly string[]): boolean {
+    const seen = new Set<string>();
+    const stack = [...newParents];
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      if (p === id) return true;
+      if (seen.has(p)) continue;
+      seen.add(p);
+      stack.push(...this.parentsOf(p));
+    }
+    return false;
+  }
+
+  /**
+   * What deleting `ids` removes: those objects, every descendant left with no parent outside
+   * the removed set, and every link touching a removed object.
+   */
+  cascade(ids: readonly string[]): { objects: string[]; links: string[] } {
+    const removed = new Set<string>(ids);
+    const queue = [...ids];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      for (const child of this.childrenOf(id)) {
+        if (removed.has(child)) continue;
+        if (this.parentsOf(child).every((p) => removed.has(p))) {
+          removed.add(child);
+          queue.push(child);
+        }
+      }
+    }
+    const links = new Set<string>();
+    for (const id of removed) for (const l of this.linksOfObject(id)) links.add(l);
+    return { objects: [...removed], links: [...links] };
+  }
+
+  /** `ids` and everything below them. */
+  descendants(ids: Iterable<string>): Set<string> {
+    const out = new Set<string>();
+    const stack: string[] = [];
+    for (const id of ids) if (this.hasObject(id)) stack.push(id);
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (out.has(id)) continue;
+      out.add(id);
+      for (const c of this.childrenOf(id)) if (!out.has(c)) stack.push(c);
+    }
+    return out;
+  }
+
+  /** Every root-to-object path (ids, root first), at most MAX_PATHS of them. */
+  pathsTo(id: string): string[][] {
+    if (!this.hasObject(id)) return [];
+    const out: string[][] = [];
+    const walk = (node: string, below: string[]): void => {
+      if (out.length >= MAX_PATHS) return;
+      const parents = this.parentsOf(node);
+      if (parents.length === 0) {
+        out.push([node, ...below]);
+        return;
+      }
+      for (const p of parents) walk(p, [node, ...below]);
+    };
+    walk(id, []);
+    return out;
+  }
+
+  /** The path through each object's first parent: the one a single `path` string shows. */
+  firstPathTo(id: string): string[] {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (let node: string | undefined = id; node !== undefined && !seen.has(node); node = this.parentsOf(node)[0]) {
+      seen.add(node);
+      out.unshift(node);
+    }
+    return out;
+  }
+
+  /**
+   * Links whose two ends are both children of `id`: the links that belong to that object.
+   * Produced lazily (by source child, then link id), so a page costs only what it shows.
+   */
+  *linksAmongChildren(id: string): Generator<string> {
+    const kids = this.childrenOf(id);
+    for (const c of kids) {
+      for (const l of this.linksOfObject(c)) {
+        const ends = this.links.get(l)!;
+        // Each link is produced once: at its source.
+        if (ends.source === c && kids.has(ends.target)) yield l;
+      }
+    }
+  }
+
+  private childSet(id: string): Set<string> {
+    let set = this.children.get(id);
+    if (!set) this.children.set(id, (set = new Set()));
+    return set;
+  }
+
+  private linkSet(id: string): Set<string> {
+    let set = this.linksByObject.get(id);
+    if (!set) this.linksByObject.set(id, (set = new Set()));
+    return set;
+  }
+}

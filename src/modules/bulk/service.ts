@@ -1,0 +1,185 @@
+// Bulk operations over the objects a search matches. Everything is checked before anything
+// changes: the search, the shape of every operation and its documents (conditions, triggers).
+// Then a job matches objects in the background (the count grows as it goes) and applies all
+// changes as one batch, so the bulk changes every object or none. Jobs are stored, so their
+// result outlives a restart; a job cut short by a stop changed nothing and says so.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { BulkJob, CatalogStore, CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
+import { type EntityActor, requireAnyRight } from '../catalog/access.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { idList } from '../entities/entity-input.js';
+import type { ObjectSearch } from '../entities/object-search.js';
+import type { ObjectsService } from '../entities/objects-service.js';
+import type { PropertiesService } from '../entities/properties-service.js';
+import type { PatchObjectInput, PropertyInputT } from '../entities/schemas.js';
+import type { SettingsService } from '../entities/settings-service.js';
+
+/** Fields `modify` may set on many objects at once (a discovery id or class is one object's). */
+const BULK_MODIFIABLE = new Set(['name', 'client_data', 'tags', 'parent_id']);
+const SETTING_OPS: readonly SettingKind[] = ['stateConditions', 'stateTriggers', 'incidentConditions'];
+const PROPERTY_OP = 'properties.createOrModify';
+
+/** One checked operation, ready to apply to any matched object. */
+type Operation =
+  | { kind: 'modify'; patch: PatchObjectInput }
+  | { kind: 'property'; props: PropertyInputT[] }
+  | { kind: 'setting'; setting: SettingKind; doc: unknown[] };
+
+export interface BulkDeps {
+  catalog: Catalog;
+  store: CatalogStore;
+  search: ObjectSearch;
+  objects: ObjectsService;
+  properties: PropertiesService;
+  settings: SettingsService;
+  clock: () => number;
+  logger: Logger;
+  /** How long POST waits for a job to finish before answering `finished: false`. */
+  answerWithinMs?: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function createBulkService({ catalog, store, search, objects, properties, settings, clock, logger, answerWithinMs = 1000 }: BulkDeps) {
+  /** Jobs running in this process; finished ones are read from the store. */
+  const running = new Map<string, BulkJob>();
+
+  function checkProperty(value: unknown, where: string): PropertyInputT {
+    if (!isObject(value)) throw badRequest(`${where}: a property object {name, value, type_id}`);
+    const { name, value: v, type_id, ...rest } = value;
+    if (Object.keys(rest).length > 0) throw badRequest(`${where}: unknown field ${Object.keys(rest)[0]}`);
+    if (typeof name !== 'string' || name === '' || name.length > 256) throw badRequest(`${where}.name: a non-empty string`);
+    if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v))) throw badRequest(`${where}.value: a string`);
+    if (type_id !== undefined && !Number.isInteger(type_id)) throw badRequest(`${where}.type_id: an integer`);
+    return { name, value: v as PropertyInputT['value'], type_id: type_id as number | undefined };
+  }
+
+  function checkModify(value: unknown, where: string): PatchObjectInput {
+    if (!isObject(value)) throw badRequest(`${where}: an object of fields to change`);
+    for (const key of Object.keys(value)) {
+      if (!BULK_MODIFIABLE.has(key)) throw badRequest(`${where}.${key}: cannot be changed in bulk (allowed: ${[...BULK_MODIFIABLE].join(', ')})`);
+    }
+    const patch = value as PatchObjectInput;
+    if (patch.name !== undefined && (typeof patch.name !== 'string' || patch.name === '')) throw badRequest(`${where}.name: a non-empty string`);
+    if (patch.tags !== undefined) {
+      if (!Array.isArray(patch.tags)) throw badRequest(`${where}.tags: an array of tag ids`);
+      const unknown = idList(`${where}.tags`, patch.tags).filter((t) => !catalog.tags.has(t));
+      if (unknown.length > 0) throw badRequest(`${where}.tags: unknown tag ${unknown.join(', ')}`);
+    }
+    if (patch.parent_id !== undefined) {
+      const ids = idList(`${where}.parent_id`, patch.parent_id as string | string[]);
+      if (ids.length === 0) throw badRequest(`${where}.parent_id: at least one parent`);
+      for (const p of ids) if (!catalog.objects.has(p)) throw badRequest(`${where}.parent_id: unknown object ${p}`);
+    }
+    return patch;
+  }
+
+  /** Every operation checked, or 400 naming the first bad one; nothing has changed yet. */
+  function checkOperations(actor: EntityActor, bulk: unknown[]): Operation[] {
+    return bulk.map((op, i): Operation => {
+      const where = `bulk[${i}]`;
+      if (!isObject(op) || Object.keys(op).length !== 1) {
+        throw badRequest(`${where}: one of modify, ${PROPERTY_OP}, ${SETTING_OPS.join(', ')} per operation`);
+      }
+      const [key, value] = Object.entries(op)[0]!;
+      if (key === 'modify') {
+        requireAnyRight(actor, 'modify-objects', 'manage-objects');
+        return { kind: 'modify', patch: checkModify(value, `${where}.modify`) };
+      }
+      if (key === PROPERTY_OP) {
+        const list = Array.isArray(value) ? value : [value];
+        const props = list.map((p, j) => checkProperty(p, Array.isArray(value) ? `${where}.${PROPERTY_OP}[${j}]` : `${where}.${PROPERTY_OP}`));
+        for (const p of props) requireAnyRight(actor, p.type_id === 8 ? 'manage-service-properties' : 'manage-properties', 'manage-service-properties');
+        return { kind: 'property', props };
+      }
+      if ((SETTING_OPS as readonly string[]).includes(key)) {
+        requireAnyRight(actor, 'modify-objects', 'manage-objects');
+        // The base document calls it an object: one condition (or trigger) stands for a
+        // document of one; an array is the whole document.
+        const doc = isObject(value) ? [value] : value;
+        return { kind: 'setting', setting: key as SettingKind, doc: settings.validate(key as SettingKind, doc, `${where}.${key}`) };
+      }
+      throw badRequest(`${where}: unknown operation ${key} (one of modify, ${PROPERTY_OP}, ${SETTING_OPS.join(', ')})`);
+    });
+  }
+
+  async function save(job: BulkJob): Promise<void> {
+    await store.putBulkJob({ ...job, errors: [...job.errors] });
+  }
+
+  async function run(actor: EntityActor, job: BulkJob, criteria: Record<string, unknown>, ops: Operation[]): Promise<void> {
+    try {
+      const matched = await search.match(actor, criteria, { changeable: true, progress: (n) => (job.matched = n) });
+      job.matched = matched.length;
+      await save(job);
+      job.changed = await catalog.mutate(() => {
+        const now = clock();
+        const writes: CatalogWrite[] = [];
+        let changed = 0;
+        for (const m of matched) {
+          const before = writes.length;
+          for (const op of ops) {
+            const o = catalog.objects.get(m.id);
+            if (!o) break; // deleted since it matched
+            if (op.kind === 'modify') {
+              const change = objects.changeWrites(actor, o, op.patch, now);
+              if (change) writes.push(...change.writes);
+            } else if (op.kind === 'property') {
+              for (const p of op.props) writes.push(...properties.createOrModifyWrites(actor, o, p, now, `object ${o.id}: `));
+            } else {
+              writes.push(...settings.putWrites(actor, o, op.setting, op.doc, now));
+            }
+          }
+          if (writes.length > before) changed++;
+        }
+        return { writes, result: changed };
+      });
+    } catch (err) {
+      // All or nothing: a failing object leaves every object as it was.
+      job.changed = 0;
+      job.errors.push(err instanceof AppError ? err.message : 'internal error; see the server log');
+      if (!(err instanceof AppError)) logger.error({ err, bulkId: job.bulkId }, 'bulk operation failed');
+    } finally {
+      job.finished = true;
+      running.delete(job.bulkId);
+      await save(job);
+    }
+  }
+
+  return {
+    /** Starts a bulk; answers when it is done or after `answerWithinMs`, whichever is first. */
+    async start(actor: EntityActor, input: { search?: Record<string, unknown>; bulk: unknown[] }): Promise<{ bulkId: string; finished: boolean }> {
+      requireAnyRight(actor, 'manage-objects');
+      const criteria = input.search ?? {};
+      search.check(criteria);
+      const ops = checkOperations(actor, input.bulk);
+      const job: BulkJob = { bulkId: randomUUID(), userId: actor.userId, created: clock(), finished: false, matched: 0, changed: 0, errors: [] };
+      await save(job);
+      running.set(job.bulkId, job);
+      const done = run(actor, job, criteria, ops).catch((err) => logger.error({ err, bulkId: job.bulkId }, 'bulk job could not be saved'));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, answerWithinMs)))]);
+      clearTimeout(timer);
+      return { bulkId: job.bulkId, finished: job.finished };
+    },
+
+    async get(actor: EntityActor, bulkId: string): Promise<Omit<BulkJob, 'userId' | 'created'>> {
+      const job = running.get(bulkId) ?? (await store.getBulkJob(bulkId));
+      // Another user's job is as absent, unless the caller manages users (an admin).
+      if (!job || (job.userId !== actor.userId && !actor.rights.has('manage-users'))) throw notFound(`bulk ${bulkId}`);
+      return { bulkId: job.bulkId, finished: job.finished, matched: job.matched, changed: job.changed, errors: [...job.errors] };
+    },
+
+    /** Jobs a stop cut short changed nothing (their batch was never stored): say so. */
+    recover: () => store.abandonBulkJobs('the server stopped before this bulk was applied; nothing was changed'),
+
+    /** Running jobs, for a stop to wait on. */
+    get runningCount() {
+      return running.size;
+    },
+  };
+}
+
+export type BulkService = ReturnType<typeof createBulkService>;

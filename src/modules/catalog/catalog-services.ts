@@ -1,0 +1,45 @@
+// The services of the catalog family (entities, properties, settings, tags, classes, states,
+// bulk operations, audit), built around one catalog loaded from its store.
+import type { Logger } from 'pino';
+import type { CatalogStore } from '../../storage/catalog-types.js';
+import { createBulkService } from '../bulk/service.js';
+import { createClassesService } from '../classes/service.js';
+import { createEntityQueries } from '../entities/entity-queries.js';
+import { createLinksService } from '../entities/links-service.js';
+import { createObjectSearch } from '../entities/object-search.js';
+import { createObjectsService } from '../entities/objects-service.js';
+import { createPropertiesService } from '../entities/properties-service.js';
+import { createSettingsService } from '../entities/settings-service.js';
+import { createStatesService } from '../states/service.js';
+import { createTagsService } from '../tags/service.js';
+import { createAccess } from './access.js';
+import { createAuditService } from './audit-service.js';
+import { Catalog } from './catalog.js';
+
+export async function createCatalogServices({ store, clock, logger }: { store: CatalogStore; clock: () => number; logger: Logger }) {
+  const catalog = await Catalog.load(store);
+  const search = createObjectSearch({ catalog });
+  const objects = createObjectsService({ catalog, clock });
+  const properties = createPropertiesService({ catalog, clock });
+  const settings = createSettingsService({ catalog, clock });
+  const bulk = createBulkService({ catalog, store, search, objects, properties, settings, clock, logger });
+  const abandoned = await bulk.recover();
+  if (abandoned > 0) logger.warn({ abandoned }, 'bulk operations cut short by the last stop were marked as failed (nothing was changed)');
+  return {
+    catalog,
+    access: createAccess(catalog),
+    queries: createEntityQueries({ catalog }),
+    objects,
+    links: createLinksService({ catalog, clock }),
+    properties,
+    settings,
+    search,
+    tags: createTagsService({ catalog, clock }),
+    classes: createClassesService({ catalog, clock }),
+    states: createStatesService({ catalog, clock }),
+    bulk,
+    audit: createAuditService({ catalog, store }),
+  };
+}
+
+export type CatalogServices = Awaited<ReturnType<typeof createCatalogServices>>;

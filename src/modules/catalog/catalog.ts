@@ -1,0 +1,206 @@
+// The catalog in memory: every object, link, property, setting, tag, class and state, with the
+// object graph. It is the read model of the entity services (as Zabbix keeps a configuration
+// cache): a lookup, a page of children or a visibility check costs no database round trip,
+// and a search scans plain objects. The store keeps it durable.
+//
+// Every change goes through `mutate`: changes run one at a time, each validates against the
+// current catalog, returns a batch of writes, and the batch is stored (one transaction) before
+// the catalog in memory takes it. So what a reader sees has always been stored, and two
+// changes can never both pass a check that only one of them may pass (a parent cycle, say).
+// The cost: one process owns the catalog. A second server process on the same database would
+// not see this one's changes (noted for the PostgreSQL issue).
+import { EntityGraph } from '../../core/entity-graph.js';
+import type {
+  CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
+} from '../../storage/catalog-types.js';
+
+/** An entity as held in memory: its row plus its properties (kept in id order). */
+export type MemObject = ObjectRow & { readonly entityType: 1; properties: PropRow[] };
+export type MemLink = LinkRow & { readonly entityType: 2; properties: PropRow[] };
+export type MemEntity = MemObject | MemLink;
+
+type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
+
+export interface Mutation<T> {
+  writes: CatalogWrite[];
+  result: T;
+}
+
+export class Catalog {
+  readonly graph = new EntityGraph();
+  readonly objects = new Map<string, MemObject>();
+  readonly links = new Map<string, MemLink>();
+  readonly props = new Map<string, PropRow>();
+  readonly settings = new Map<string, Map<SettingKind, SettingRow>>();
+  readonly tags = new Map<string, TagRow>();
+  readonly classes = new Map<string, ClassRow>();
+  readonly states = new Map<number, StateRow>();
+  /** discovery_id → object id. */
+  readonly discovery = new Map<string, string>();
+  private readonly lastIds: Record<IdSpace, number>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly deletedListeners: Array<(ids: string[]) => void> = [];
+
+  private constructor(private readonly store: CatalogStore, lastIds: Record<IdSpace, number>) {
+    this.lastIds = { ...lastIds };
+  }
+
+  static async load(store: CatalogStore): Promise<Catalog> {
+    const snap = await store.load();
+    const catalog = new Catalog(store, snap.lastIds);
+    for (const c of snap.classes) catalog.classes.set(c.id, c);
+    for (const s of snap.states) catalog.states.set(s.id, s);
+    for (const t of snap.tags) catalog.tags.set(t.id, t);
+    // Parents come before children in id order except after re-parenting, so objects are
+    // added first and their parent edges after.
+    for (const o of snap.objects) catalog.objects.set(o.id, { ...o, entityType: 1, properties: [] });
+    for (const o of snap.objects) {
+      catalog.graph.addObject(o.id, o.parent_id);
+      if (o.discovery_id !== null) catalog.discovery.set(o.discovery_id, o.id);
+    }
+    for (const l of snap.links) {
+      catalog.links.set(l.id, { ...l, entityType: 2, properties: [] });
+      catalog.graph.addLink(l.id, l.source, l.target);
+    }
+    for (const p of snap.props) {
+      catalog.props.set(p.id, p);
+      catalog.entity(p.entity_id)?.properties.push(p);
+    }
+    for (const s of snap.settings) catalog.settingsOf(s.entity_id, true)!.set(s.kind, s);
+    return catalog;
+  }
+
+  entity(id: string): MemEntity | undefined {
+    return this.objects.get(id) ?? this.links.get(id);
+  }
+
+  setting(entityId: string, kind: SettingKind): SettingRow | undefined {
+    return this.settings.get(entityId)?.get(kind);
+  }
+
+  /** A fresh id in one id space (never one given out before, even if since deleted). */
+  nextId(space: IdSpace): string {
+    return String(++this.lastIds[space]);
+  }
+
+  /** Called after entities are deleted (with every id the cascade removed). */
+  onDeleted(listener: (ids: string[]) => void): void {
+    this.deletedListeners.push(listener);
+  }
+
+  /** Runs `change` alone: validate against the catalog, store its writes, then take them. */
+  mutate<T>(change: () => Mutation<T> | Promise<Mutation<T>>): Promise<T> {
+    const run = async () => {
+      const mutation = await change();
+      if (mutation.writes.length > 0) {
+        await this.store.apply(mutation.writes);
+        this.take(mutation.writes);
+      }
+      // Read only now: a result may be a getter that looks at the catalog after the change.
+      return mutation.result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private settingsOf(entityId: string, create: boolean): Map<SettingKind, SettingRow> | undefined {
+    let map = this.settings.get(entityId);
+    if (!map && create) this.settings.set(entityId, (map = new Map()));
+    return map;
+  }
+
+  /** Applies stored writes to memory. */
+  private take(writes: readonly CatalogWrite[]): void {
+    const deleted: string[] = [];
+    for (const w of writes) {
+      switch (w.op) {
+        case 'putObject': {
+          const old = this.objects.get(w.row.id);
+          this.objects.set(w.row.id, { ...w.row, entityType: 1, properties: old?.properties ?? [] });
+          if (!old) this.graph.addObject(w.row.id, w.row.parent_id);
+          else if (w.parents ?? true) this.graph.setParents(w.row.id, w.row.parent_id);
+          if (old?.discovery_id != null && old.discovery_id !== w.row.discovery_id) this.discovery.delete(old.discovery_id);
+          if (w.row.discovery_id !== null) this.discovery.set(w.row.discovery_id, w.row.id);
+          break;
+        }
+        case 'putLink': {
+          const old = this.links.get(w.row.id);
+          this.links.set(w.row.id, { ...w.row, entityType: 2, properties: old?.properties ?? [] });
+          if (!old) this.graph.addLink(w.row.id, w.row.source, w.row.target);
+          else if (old.source !== w.row.source || old.target !== w.row.target) this.graph.setLinkEnds(w.row.id, w.row.source, w.row.target);
+          break;
+        }
+        case 'deleteEntities':
+          for (const id of w.ids) this.forget(id);
+          deleted.push(...w.ids);
+          break;
+        case 'putProp': {
+          this.props.set(w.row.id, w.row);
+          const list = this.entity(w.row.entity_id)?.properties;
+          if (list) {
+            const at = list.findIndex((p) => p.id === w.row.id);
+            if (at >= 0) list[at] = w.row;
+            else list.push(w.row);
+          }
+          break;
+        }
+        case 'deleteProp': {
+          const prop = this.props.get(w.id);
+          this.props.delete(w.id);
+          const owner = prop && this.entity(prop.entity_id);
+          if (owner) owner.properties = owner.properties.filter((p) => p.id !== w.id);
+          break;
+        }
+        case 'putSetting':
+          this.settingsOf(w.row.entity_id, true)!.set(w.row.kind, w.row);
+          break;
+        case 'deleteSetting':
+          this.settingsOf(w.entityId, false)?.delete(w.kind);
+          break;
+        case 'putTag':
+          this.tags.set(w.row.id, w.row);
+          break;
+        case 'deleteTag':
+          this.tags.delete(w.id);
+          // The store cascades; here every entity carrying the tag loses it.
+          for (const map of [this.objects, this.links] as Array<Map<string, MemEntity>>) {
+            for (const [id, e] of map) if (e.tags.includes(w.id)) map.set(id, { ...e, tags: e.tags.filter((t) => t !== w.id) } as MemEntity);
+          }
+          break;
+        case 'putClass':
+          this.classes.set(w.row.id, w.row);
+          break;
+        case 'deleteClass':
+          this.classes.delete(w.id);
+          break;
+        case 'putState':
+          this.states.set(w.row.id, w.row);
+          break;
+        case 'audit':
+          break;
+      }
+    }
+    if (deleted.length > 0) for (const listener of this.deletedListeners) listener(deleted);
+  }
+
+  /** Drops one deleted entity from memory; surviving children lose it as a parent. */
+  private forget(id: string): void {
+    const object = this.objects.get(id);
+    const entity = this.entity(id);
+    if (object) {
+      for (const child of this.graph.childrenOf(id)) {
+        const row = this.objects.get(child);
+        if (row) this.objects.set(child, { ...row, parent_id: row.parent_id.filter((p) => p !== id) });
+      }
+      this.graph.removeObject(id);
+      this.objects.delete(id);
+      if (object.discovery_id !== null) this.discovery.delete(object.discovery_id);
+    } else if (this.links.has(id)) {
+      this.graph.removeLink(id);
+      this.links.delete(id);
+    }
+    for (const p of entity?.properties ?? []) this.props.delete(p.id);
+    this.settings.delete(id);
+  }
+}

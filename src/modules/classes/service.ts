@@ -1,0 +1,69 @@
+// Object classes (host, service, network device, ...): a sensible built-in set, more by users
+// with manage-classes. A class in use by an entity, or built in, cannot be deleted.
+import { conflict, notFound } from '../../http/errors.js';
+import type { ClassRow } from '../../storage/catalog-types.js';
+import { type EntityActor, requireAnyRight } from '../catalog/access.js';
+import { auditWrite } from '../catalog/audit.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { idOf } from '../entities/entity-input.js';
+
+export interface ClassInput {
+  name?: string;
+  description?: string;
+  icon?: string;
+}
+
+const view = ({ builtIn, ...c }: ClassRow) => ({ ...c, builtIn });
+
+export function createClassesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
+  function get(id: string): ClassRow {
+    const key = idOf(id);
+    const row = key === undefined ? undefined : catalog.classes.get(key);
+    if (!row) throw notFound(`class ${id}`);
+    return row;
+  }
+
+  function nameFree(name: string, self?: string): void {
+    for (const c of catalog.classes.values()) if (c.name === name && c.id !== self) throw conflict(`a class named "${name}" exists (id ${c.id})`);
+  }
+
+  return {
+    list: () => [...catalog.classes.values()].map(view),
+    get: (id: string) => view(get(id)),
+
+    async create(actor: EntityActor, input: Required<Pick<ClassInput, 'name'>> & ClassInput) {
+      requireAnyRight(actor, 'manage-classes');
+      return catalog.mutate(() => {
+        nameFree(input.name);
+        const now = clock();
+        const row: ClassRow = { id: catalog.nextId('classes'), name: input.name, description: input.description ?? '', icon: input.icon ?? '', builtIn: false, created: now, updated: now };
+        return { writes: [{ op: 'putClass', row }, auditWrite(actor.userId, 'create', 'class', row.id, null, null, row, now)], result: view(row) };
+      });
+    },
+
+    async update(actor: EntityActor, id: string, input: ClassInput) {
+      requireAnyRight(actor, 'manage-classes');
+      return catalog.mutate(() => {
+        const old = get(id);
+        if (input.name !== undefined) nameFree(input.name, old.id);
+        const now = clock();
+        const row: ClassRow = { ...old, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), updated: now };
+        return { writes: [{ op: 'putClass', row }, auditWrite(actor.userId, 'update', 'class', row.id, null, old, row, now)], result: view(row) };
+      });
+    },
+
+    async delete(actor: EntityActor, id: string): Promise<void> {
+      requireAnyRight(actor, 'manage-classes');
+      return catalog.mutate(() => {
+        const row = get(id);
+        if (row.builtIn) throw conflict(`class ${row.id} (${row.name}) is built in`);
+        for (const e of catalog.objects.values()) if (e.class_id === row.id) throw conflict(`class ${row.id} is used by object ${e.id}`);
+        for (const e of catalog.links.values()) if (e.class_id === row.id) throw conflict(`class ${row.id} is used by link ${e.id}`);
+        const now = clock();
+        return { writes: [{ op: 'deleteClass', id: row.id }, auditWrite(actor.userId, 'delete', 'class', row.id, null, row, null, now)], result: undefined };
+      });
+    },
+  };
+}
+
+export type ClassesService = ReturnType<typeof createClassesService>;

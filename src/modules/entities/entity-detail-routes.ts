@@ -1,0 +1,108 @@
+// Routes hanging off one entity, the same under /objects, /links and /entities: properties,
+// state conditions, incident conditions, state triggers and the audit log.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
+import type { SettingKind } from '../../storage/catalog-types.js';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import type { MemEntity } from '../catalog/catalog.js';
+import { IdParams, PropertyInput, PropertySchema } from './schemas.js';
+
+const PropParams = Type.Object({ id: Type.String({ maxLength: 32 }), propId: Type.String({ maxLength: 32 }) });
+const PatchPropertyBody = Type.Partial(PropertyInput);
+
+export const AuditQuery = Type.Object({
+  from: Type.Optional(Type.Integer({ minimum: 0 })),
+  to: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+});
+
+export const AuditRecordSchema = Type.Object({
+  id: Type.String(),
+  timestamp: Type.Integer(),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  action: Type.String({ description: 'create, update or delete' }),
+  resource: Type.String({ description: 'object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers' }),
+  resourceId: Type.String(),
+  entityId: Type.Union([Type.String(), Type.Null()]),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+});
+
+const SETTINGS: Array<{ path: string; kind: SettingKind; summary: string }> = [
+  { path: 'state-conditions', kind: 'stateConditions', summary: 'state conditions: ordered [{condition, state, description}], first match wins' },
+  { path: 'incident-conditions', kind: 'incidentConditions', summary: 'incident conditions: [{id, condition, clearCondition, text, state (incident level)}]' },
+  { path: 'state-triggers', kind: 'stateTriggers', summary: 'state triggers: [{type (webhook | e-mail), payload, states, duration}]' },
+];
+
+export function entityDetailRoutes(api: Api, s: CatalogServices): void {
+  const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
+
+  for (const prefix of ['objects', 'links', 'entities'] as const) {
+    const tags = [prefix];
+    const entityOf = (req: FastifyRequest): MemEntity => {
+      const who = actor(req);
+      const id = (req.params as { id: string }).id;
+      return prefix === 'objects' ? s.queries.visibleObject(who, id) : prefix === 'links' ? s.queries.visibleLink(who, id) : s.queries.visibleEntity(who, id);
+    };
+
+    api.get(`/${prefix}/:id/props`, {
+      schema: { tags, summary: 'Properties of the entity', params: IdParams, response: { 200: Type.Array(PropertySchema) } },
+    }, async (req) => s.properties.list(entityOf(req)));
+
+    api.post(`/${prefix}/:id/props`, {
+      schema: {
+        tags,
+        summary: 'Add a property (name unique per entity: 409)',
+        description: 'Right manage-properties (type 8, service: manage-service-properties). type_id 1 info, 2 read-only, 3 read-write (default), 6 external link, 7 document, 8 service, 101+ user-defined.',
+        params: IdParams,
+        body: PropertyInput,
+        response: { 201: PropertySchema },
+      },
+    }, async (req, reply) => reply.code(201).send(await s.properties.create(actor(req), entityOf(req), req.body)));
+
+    api.patch(`/${prefix}/:id/props/:propId`, {
+      schema: { tags, summary: 'Change a property (read-only ones refuse: 409)', params: PropParams, body: PatchPropertyBody, response: { 200: PropertySchema } },
+    }, async (req) => s.properties.update(actor(req), entityOf(req), req.params.propId, req.body));
+
+    api.delete(`/${prefix}/:id/props/:propId`, {
+      schema: { tags, summary: 'Delete a property', params: PropParams, response: { 204: Type.Null() } },
+    }, async (req, reply) => {
+      await s.properties.delete(actor(req), entityOf(req), req.params.propId);
+      return reply.code(204).send(null);
+    });
+
+    for (const setting of SETTINGS) {
+      api.get(`/${prefix}/:id/${setting.path}`, {
+        schema: { tags, summary: `The entity's ${setting.summary}`, params: IdParams, response: { 200: Type.Array(Type.Unknown()) } },
+      }, async (req) => s.settings.get(entityOf(req), setting.kind));
+
+      api.put(`/${prefix}/:id/${setting.path}`, {
+        schema: {
+          tags,
+          summary: `Replace the entity's ${setting.summary}`,
+          description: 'Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links).',
+          params: IdParams,
+          body: Type.Array(Type.Unknown(), { maxItems: 1000 }),
+          response: { 200: Type.Array(Type.Unknown()) },
+        },
+      }, async (req) => s.settings.put(actor(req), entityOf(req), setting.kind, req.body));
+
+      api.delete(`/${prefix}/:id/${setting.path}`, {
+        schema: { tags, summary: `Remove the entity's ${setting.path}`, params: IdParams, response: { 204: Type.Null() } },
+      }, async (req, reply) => {
+        await s.settings.delete(actor(req), entityOf(req), setting.kind);
+        return reply.code(204).send(null);
+      });
+    }
+
+    api.get(`/${prefix}/:id/audit-log`, {
+      schema: { tags, summary: 'Configuration changes of the entity, its properties and settings (newest first)', params: IdParams, querystring: AuditQuery, response: { 200: Type.Array(AuditRecordSchema) } },
+    }, async (req) => {
+      const q = req.query;
+      return s.audit.forEntity(actor(req), req.params.id, { from: q.from, to: q.to, limit: q.limit ?? 100, skip: q.skip ?? 0 });
+    });
+  }
+}

@@ -1,0 +1,71 @@
+// Turning request fields into catalog values, with the checks that need the catalog: ids
+// given as numbers or strings, parents, classes and tags that must exist, client_data as text.
+import { badRequest } from '../../http/errors.js';
+import type { PropRow } from '../../storage/catalog-types.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { PropertyInputT } from './schemas.js';
+
+const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
+
+/** An id as the catalog keys it, or undefined when it cannot name anything. */
+export function idOf(value: string | number): string | undefined {
+  const s = String(value).trim();
+  return CANONICAL_ID.test(s) ? s : undefined;
+}
+
+export function idList(field: string, value: string | number | Array<string | number>): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const v of list) {
+    const id = idOf(v);
+    if (id === undefined) throw badRequest(`${field}: "${v}" is not an id`);
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+export function clientDataText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export function classIdOf(catalog: Catalog, value: string | number | null | undefined): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const id = idOf(value);
+  if (id === undefined || !catalog.classes.has(id)) throw badRequest(`class_id: unknown class ${value}`);
+  return id;
+}
+
+export function tagIdsOf(catalog: Catalog, value: Array<string | number>): string[] {
+  const ids = idList('tags', value);
+  const unknown = ids.filter((t) => !catalog.tags.has(t));
+  if (unknown.length > 0) throw badRequest(`tags: unknown tag ${unknown.join(', ')}`);
+  return ids;
+}
+
+/** Property types: 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined. */
+export const PROPERTY_TYPES = new Set([1, 2, 3, 6, 7, 8]);
+export const READ_ONLY_PROPERTY = 2;
+export const SERVICE_PROPERTY = 8;
+export const DEFAULT_PROPERTY_TYPE = 3;
+
+export function checkPropertyType(typeId: number, where: string): number {
+  if (!PROPERTY_TYPES.has(typeId) && !(Number.isInteger(typeId) && typeId >= 101)) {
+    throw badRequest(`${where}type_id: ${typeId} is not a property type (1, 2, 3, 6, 7, 8 or 101 and above)`);
+  }
+  return typeId;
+}
+
+export const propertyValueText = (value: PropertyInputT['value']): string => (value === null ? '' : String(value));
+
+/** New property rows for an entity being created; names must be unique among them. */
+export function newProperties(catalog: Catalog, entityId: string, input: PropertyInputT[] | undefined, now: number): PropRow[] {
+  const seen = new Set<string>();
+  return (input ?? []).map((p, i) => {
+    if (seen.has(p.name)) throw badRequest(`properties[${i}].name: "${p.name}" appears twice`);
+    seen.add(p.name);
+    const type_id = checkPropertyType(p.type_id ?? DEFAULT_PROPERTY_TYPE, `properties[${i}].`);
+    return { id: catalog.nextId('props'), entity_id: entityId, name: p.name, value: propertyValueText(p.value), type_id, created: now, updated: now };
+  });
+}

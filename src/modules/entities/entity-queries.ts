@@ -1,0 +1,119 @@
+// Reading objects, links and entity listings, always through the actor's visibility.
+// Lists walk the catalog in id order and build records for one page only.
+import { ROOT_ID } from '../../core/entity-graph.js';
+import { notFound } from '../../http/errors.js';
+import { type EntityActor, canSee, seen } from '../catalog/access.js';
+import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
+import { idOf } from './entity-input.js';
+import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';
+
+export interface Page {
+  limit: number;
+  skip: number;
+}
+
+/** One page of what `source` yields and `keep` lets through; stops once the page is full. */
+function pageOf<T>(source: Iterable<T>, keep: (item: T) => boolean, page: Page): T[] {
+  const items: T[] = [];
+  if (page.limit === 0) return items;
+  let seenCount = 0;
+  for (const item of source) {
+    if (!keep(item)) continue;
+    if (seenCount++ < page.skip) continue;
+    items.push(item);
+    if (items.length >= page.limit) break;
+  }
+  return items;
+}
+
+function* mapped<T, U>(source: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of source) yield f(item);
+}
+
+export function createEntityQueries({ catalog }: { catalog: Catalog }) {
+  const lookup = (id: string) => {
+    const key = idOf(id);
+    return key === undefined ? undefined : catalog.entity(key);
+  };
+
+  function visibleObject(actor: EntityActor, id: string): MemObject {
+    const key = idOf(id);
+    return seen(actor, key === undefined ? undefined : catalog.objects.get(key), 'object', id);
+  }
+
+  /** The objects and then the links directly under an object, produced as a page needs them. */
+  function* childEntities(id: string): Generator<MemEntity> {
+    for (const c of catalog.graph.childrenOf(id)) yield catalog.objects.get(c)!;
+    for (const l of catalog.graph.linksAmongChildren(id)) yield catalog.links.get(l)!;
+  }
+
+  return {
+    visibleObject,
+
+    listObjects(actor: EntityActor, page: Page, fields: FieldSelection): Record_[] {
+      return pageOf(catalog.objects.values(), (o) => canSee(actor, o), page).map((o) => objectView(catalog, actor, o, fields));
+    },
+
+    getObject(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
+      return objectView(catalog, actor, visibleObject(actor, id), fields);
+    },
+
+    children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+      visibleObject(actor, id);
+      const kids = mapped(catalog.graph.childrenOf(id), (c) => catalog.objects.get(c)!);
+      return pageOf(kids, (o) => canSee(actor, o), page).map((o) => objectView(catalog, actor, o, fields));
+    },
+
+    childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+      visibleObject(actor, id);
+      const links = mapped(catalog.graph.linksAmongChildren(id), (l) => catalog.links.get(l)!);
+      return pageOf(links, (l) => canSee(actor, l), page).map((l) => linkView(catalog, l, fields));
+    },
+
+    /** Every root-to-object path; hidden ancestors are left out of a path. */
+    paths(actor: EntityActor, id: string): Array<Array<{ id: string; name: string }>> {
+      const o = visibleObject(actor, id);
+      return catalog.graph
+        .pathsTo(o.id)
+        .map((path) => path.filter((node) => node === ROOT_ID || actor.visibility.canRead(node)).map((node) => ({ id: node, name: catalog.objects.get(node)?.name ?? '' })));
+    },
+
+    listLinks(actor: EntityActor, page: Page, fields: FieldSelection): Record_[] {
+      return pageOf(catalog.links.values(), (l) => canSee(actor, l), page).map((l) => linkView(catalog, l, fields));
+    },
+
+    getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
+      const key = idOf(id);
+      return linkView(catalog, seen(actor, key === undefined ? undefined : catalog.links.get(key), 'link', id), fields);
+    },
+
+    getEntity(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
+      return entityView(catalog, actor, seen(actor, lookup(id), 'entity', id), fields);
+    },
+
+    entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+      const key = idOf(id);
+      if (key === undefined || !catalog.objects.has(key)) {
+        // A link has no children; an unknown id is absent.
+        seen(actor, lookup(id), 'entity', id);
+        return [];
+      }
+      visibleObject(actor, key);
+      return pageOf(childEntities(key), (e) => canSee(actor, e), page).map((e) => entityView(catalog, actor, e, fields));
+    },
+
+    /** The entity (object or link) an id names, if the actor may see it. */
+    visibleEntity(actor: EntityActor, id: string): MemEntity {
+      const e = lookup(id);
+      if (!e || !canSee(actor, e)) throw notFound(`entity ${id}`);
+      return e;
+    },
+
+    visibleLink(actor: EntityActor, id: string): MemLink {
+      const key = idOf(id);
+      return seen(actor, key === undefined ? undefined : catalog.links.get(key), 'link', id);
+    },
+  };
+}
+
+export type EntityQueries = ReturnType<typeof createEntityQueries>;

@@ -1,0 +1,58 @@
+// Routes of /links and /entities (objects and links in one listing).
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import { CreateLinkBody, EntitySchema, FieldsQuery, IdParams, LinkSchema, ListQuery, PatchLinkBody } from './schemas.js';
+import { linkView, parseFields } from './views.js';
+import { ROOT_ID } from '../../core/entity-graph.js';
+
+const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 10000, skip: q.skip ?? 0 });
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Sends JSON serialised here; Fastify passes strings through its response schema untouched. */
+const sendJson = (reply: FastifyReply, value: unknown) => reply.type(JSON_TYPE).send(JSON.stringify(value) as never);
+
+export function linkRoutes(api: Api, s: CatalogServices): void {
+  const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
+  const tags = ['links'];
+
+  api.get('/links', {
+    schema: { tags, summary: 'Links the caller may see (both ends visible), paged', querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
+  }, async (req) => s.queries.listLinks(actor(req), page(req.query), parseFields(req.query.fields)));
+
+  api.get('/links/:id', {
+    schema: { tags, summary: 'One link', params: IdParams, querystring: FieldsQuery, response: { 200: LinkSchema } },
+  }, async (req) => s.queries.getLink(actor(req), req.params.id, parseFields(req.query.fields)));
+
+  api.post('/links', {
+    schema: { tags, summary: 'Create a link between two visible objects', description: 'Right create-links or manage-links.', body: CreateLinkBody, response: { 201: LinkSchema } },
+  }, async (req, reply) => reply.code(201).send(linkView(s.catalog, await s.links.create(actor(req), req.body), undefined)));
+
+  api.patch('/links/:id', {
+    schema: { tags, summary: 'Change a link', description: 'Right modify-links or manage-links.', params: IdParams, body: PatchLinkBody, response: { 200: LinkSchema } },
+  }, async (req) => linkView(s.catalog, await s.links.update(actor(req), req.params.id, req.body), undefined));
+
+  api.delete('/links/:id', {
+    schema: { tags, summary: 'Delete a link', description: 'Right manage-links.', params: IdParams, response: { 204: Type.Null() } },
+  }, async (req, reply) => {
+    await s.links.delete(actor(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  const entityTags = ['entities'];
+  // Listings mix two record kinds; they are serialised here, not matched against a union per item.
+  api.get('/entities', {
+    schema: { tags: entityTags, summary: 'Child objects and links of the root (= /entities/1/children)', querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
+    config: { right: 'entityPermissions' },
+  }, async (req, reply) => sendJson(reply, s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
+
+  api.get('/entities/:id', {
+    schema: { tags: entityTags, summary: 'One entity: an object (entityType 1) or a link (2)', params: IdParams, querystring: FieldsQuery, response: { 200: EntitySchema } },
+  }, async (req, reply) => sendJson(reply, s.queries.getEntity(actor(req), req.params.id, parseFields(req.query.fields))));
+
+  api.get('/entities/:id/children', {
+    schema: { tags: entityTags, summary: 'Child objects of an object, then the links between them', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
+  }, async (req, reply) => sendJson(reply, s.queries.entityChildren(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
+}

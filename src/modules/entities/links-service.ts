@@ -1,0 +1,95 @@
+// Creating, changing and deleting links. A link joins two objects the actor can see.
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { CatalogWrite, LinkRow } from '../../storage/catalog-types.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { auditWrite } from '../catalog/audit.js';
+import type { Catalog, MemLink } from '../catalog/catalog.js';
+import { classIdOf, clientDataText, idOf, newProperties, tagIdsOf } from './entity-input.js';
+import type { CreateLinkInput, PatchLinkInput } from './schemas.js';
+
+export interface LinksServiceDeps {
+  catalog: Catalog;
+  clock: () => number;
+}
+
+export function createLinksService({ catalog, clock }: LinksServiceDeps) {
+  function end(actor: EntityActor, field: 'source' | 'target', value: string | number): string {
+    const id = idOf(value);
+    if (id === undefined || !catalog.objects.has(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
+    if (!actor.visibility.has(id)) throw new AppError('Forbidden', `Forbidden: ${field} ${id} is outside your objectPermissions`);
+    return id;
+  }
+
+  function changeable(actor: EntityActor, id: string): MemLink {
+    const key = idOf(id);
+    const l = key === undefined ? undefined : catalog.links.get(key);
+    if (!l || !canChange(actor, l)) throw notFound(`link ${id}`);
+    return l;
+  }
+
+  return {
+    async create(actor: EntityActor, input: CreateLinkInput): Promise<MemLink> {
+      requireAnyRight(actor, 'create-links', 'manage-links');
+      return catalog.mutate(() => {
+        const now = clock();
+        const source = end(actor, 'source', input.source);
+        const target = end(actor, 'target', input.target);
+        if (source === target) throw badRequest('target: a link joins two different objects');
+        const id = catalog.nextId('entities');
+        const row: LinkRow = {
+          id, name: input.name ?? '', source, target, class_id: classIdOf(catalog, input.class_id), state_id: 1, owner_id: actor.userId,
+          client_data: clientDataText(input.client_data), tags: tagIdsOf(catalog, input.tags ?? []), operations: input.operations ?? [],
+          created: now, updated: now,
+        };
+        const props = newProperties(catalog, id, input.properties, now);
+        const writes: CatalogWrite[] = [
+          { op: 'putLink', row },
+          ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),
+          auditWrite(actor.userId, 'create', 'link', id, id, null, { ...row, properties: props }, now),
+        ];
+        return { writes, get result() { return catalog.links.get(id)!; } };
+      });
+    },
+
+    async update(actor: EntityActor, id: string, input: PatchLinkInput): Promise<MemLink> {
+      requireAnyRight(actor, 'modify-links', 'manage-links');
+      return catalog.mutate(() => {
+        const l = changeable(actor, id);
+        const now = clock();
+        const { entityType: _t, properties: _p, ...old } = l;
+        const row: LinkRow = { ...old };
+        if (input.class_id !== undefined && classIdOf(catalog, input.class_id) !== l.class_id) {
+          throw badRequest(`class_id: the class of a link cannot change (link ${l.id} is of class ${l.class_id ?? 'none'})`);
+        }
+        if (input.name !== undefined) row.name = input.name;
+        if (input.source !== undefined) row.source = end(actor, 'source', input.source);
+        if (input.target !== undefined) row.target = end(actor, 'target', input.target);
+        if (row.source === row.target) throw badRequest('target: a link joins two different objects');
+        if (input.client_data !== undefined) row.client_data = clientDataText(input.client_data);
+        if (input.tags !== undefined) row.tags = tagIdsOf(catalog, input.tags);
+        if (input.operations !== undefined) row.operations = input.operations;
+        if (JSON.stringify(row) === JSON.stringify(old)) return { writes: [], result: l };
+        row.updated = now;
+        const writes: CatalogWrite[] = [
+          { op: 'putLink', row, tags: row.tags.join() !== l.tags.join() },
+          auditWrite(actor.userId, 'update', 'link', l.id, l.id, old, row, now),
+        ];
+        return { writes, get result() { return catalog.links.get(l.id)!; } };
+      });
+    },
+
+    async delete(actor: EntityActor, id: string): Promise<void> {
+      requireAnyRight(actor, 'manage-links');
+      return catalog.mutate(() => {
+        const l = changeable(actor, id);
+        const now = clock();
+        return {
+          writes: [{ op: 'deleteEntities', ids: [l.id] }, auditWrite(actor.userId, 'delete', 'link', l.id, l.id, l, null, now)],
+          result: undefined,
+        };
+      });
+    },
+  };
+}
+
+export type LinksService = ReturnType<typeof createLinksService>;

@@ -1,0 +1,97 @@
+// Routes of /objects: the object tree, its reads and changes, and object search.
+import { Type } from 'typebox';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
+import type { FastifyRequest } from 'fastify';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import { sortObjects } from './object-search.js';
+import {
+  CreateObjectBody, FieldsQuery, IdParams, LinkSchema, ListQuery, ObjectSchema, PatchObjectBody, PathsSchema, SearchBody,
+} from './schemas.js';
+import { parseFields, objectView } from './views.js';
+
+const tags = ['objects'];
+const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 10000, skip: q.skip ?? 0 });
+
+export function objectRoutes(api: Api, s: CatalogServices): void {
+  const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
+
+  api.get('/objects', {
+    schema: { tags, summary: 'Objects the caller may see, in id order (paged)', querystring: ListQuery, response: { 200: Type.Array(ObjectSchema) } },
+  }, async (req) => s.queries.listObjects(actor(req), page(req.query), parseFields(req.query.fields)));
+
+  api.post('/objects', {
+    schema: {
+      tags,
+      summary: 'Create an object (a known discovery_id updates that object instead)',
+      description: 'Right create-objects or manage-objects. parent_id defaults to the root "1".',
+      body: CreateObjectBody,
+      response: { 200: ObjectSchema, 201: ObjectSchema },
+    },
+  }, async (req, reply) => {
+    const who = actor(req);
+    const { object, created } = await s.objects.create(who, req.body);
+    return reply.code(created ? 201 : 200).send(objectView(s.catalog, who, object, undefined));
+  });
+
+  api.post('/objects/search', {
+    schema: {
+      tags,
+      summary: 'Find objects with MongoDB-style criteria',
+      description: 'Operators $in, $nin, $gt/$gte/$lt/$lte, $regex with $options (RE2), $elemMatch (properties), $exists, $and/$or/$nor; code-running operators are refused.',
+      body: SearchBody,
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })), skip: Type.Optional(Type.Integer({ minimum: 0 })) }),
+      response: { 200: Type.Array(ObjectSchema) },
+    },
+    preValidation: async (req) => {
+      if (req.body === undefined) req.body = {};
+    },
+  }, async (req) => {
+    const who = actor(req);
+    const body = req.body ?? {};
+    const opts = body.options ?? {};
+    const limit = opts.limit ?? req.query.limit ?? 10000;
+    const skip = opts.skip ?? req.query.skip ?? 0;
+    const fields = parseFields(opts.fields);
+    const sorted = opts.sort && Object.keys(opts.sort).length > 0;
+    const found = await s.search.match(who, body.search ?? {}, sorted ? {} : { stopAfter: skip + limit });
+    const ordered = sorted ? sortObjects(found, opts.sort!) : found;
+    return ordered.slice(skip, skip + limit).map((o) => objectView(s.catalog, who, o, fields));
+  });
+
+  api.get('/objects/:id', {
+    schema: { tags, summary: 'One object', params: IdParams, querystring: FieldsQuery, response: { 200: ObjectSchema } },
+  }, async (req) => s.queries.getObject(actor(req), req.params.id, parseFields(req.query.fields)));
+
+  api.patch('/objects/:id', {
+    schema: { tags, summary: 'Change an object (its class cannot change)', description: 'Right modify-objects or manage-objects.', params: IdParams, body: PatchObjectBody, response: { 200: ObjectSchema } },
+  }, async (req) => {
+    const who = actor(req);
+    return objectView(s.catalog, who, await s.objects.update(who, req.params.id, req.body), undefined);
+  });
+
+  api.delete('/objects/:id', {
+    schema: {
+      tags,
+      summary: 'Delete an object, the children it leaves without a parent, and their links',
+      description: 'Right delete-objects or manage-objects. The root cannot be deleted (409).',
+      params: IdParams,
+      response: { 204: Type.Null() },
+    },
+  }, async (req, reply) => {
+    await s.objects.delete(actor(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+
+  api.get('/objects/:id/children', {
+    schema: { tags, summary: 'Child objects (paged)', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(ObjectSchema) } },
+  }, async (req) => s.queries.children(actor(req), req.params.id, page(req.query), parseFields(req.query.fields)));
+
+  api.get('/objects/:id/children/links', {
+    schema: { tags, summary: 'Links whose two ends are both children of the object (paged)', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
+  }, async (req) => s.queries.childLinks(actor(req), req.params.id, page(req.query), parseFields(req.query.fields)));
+
+  api.get('/objects/:id/paths', {
+    schema: { tags, summary: 'Every root-to-object path', params: IdParams, response: { 200: PathsSchema } },
+  }, async (req) => s.queries.paths(actor(req), req.params.id));
+}

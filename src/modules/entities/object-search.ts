@@ -1,0 +1,109 @@
+// POST /objects/search and the matching of bulk operations: MongoDB-style criteria over the
+// objects in memory (fields, `properties` as an array of {name, value, type_id}, `tags` and
+// `parent_id` as arrays of ids). Criteria are checked by the safe-query module (no code-running
+// operators, bounded size, RE2 regular expressions). Criteria on `id` or `parent_id` narrow the
+// scan to those objects or those parents' children; otherwise the scan walks every object and
+// yields to other requests between slices.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { necessaryConditions } from '../../core/filter-conditions.js';
+import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query.js';
+import { badRequest } from '../../http/errors.js';
+import { type EntityActor, canChange, canSee } from '../catalog/access.js';
+import type { Catalog, MemObject } from '../catalog/catalog.js';
+import { idOf } from './entity-input.js';
+
+const SLICE = 10_000;
+
+export interface MatchOptions {
+  /** Only objects the actor may change (bulk), not merely see (search). */
+  changeable?: boolean;
+  /** Stop after this many matches. */
+  stopAfter?: number;
+  /** Called after each slice with the number matched so far. */
+  progress?: (matched: number) => void;
+}
+
+export function createObjectSearch({ catalog }: { catalog: Catalog }) {
+  function compile(criteria: Record<string, unknown>) {
+    try {
+      assertSafeQuery(criteria);
+      return compileQuery<MemObject>(criteria as never);
+    } catch (err) {
+      if (err instanceof QueryError) throw badRequest(`search: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** The objects worth testing: narrowed by id or parent criteria when the search has them. */
+  function candidates(criteria: Record<string, unknown>): Iterable<MemObject> {
+    for (const c of necessaryConditions(criteria)) {
+      if (c.path.length !== 1 || (c.op !== 'eq' && c.op !== 'in')) continue;
+      const values = (Array.isArray(c.value) ? c.value : [c.value]).map((v) => idOf(String(v)));
+      if (c.path[0] === 'id') {
+        return values.flatMap((v) => (v !== undefined && catalog.objects.has(v) ? [catalog.objects.get(v)!] : []));
+      }
+      if (c.path[0] === 'parent_id') {
+        const ids = new Set<string>();
+        for (const v of values) if (v !== undefined) for (const k of catalog.graph.childrenOf(v)) ids.add(k);
+        return [...ids].sort((a, b) => Number(a) - Number(b)).map((k) => catalog.objects.get(k)!);
+      }
+    }
+    return catalog.objects.values();
+  }
+
+  /** Every object matching `criteria` that the actor may see (or change), in id order. */
+  async function match(actor: EntityActor, criteria: Record<string, unknown>, options: MatchOptions = {}): Promise<MemObject[]> {
+    const test = compile(criteria);
+    const allowed = options.changeable ? canChange : canSee;
+    const out: MemObject[] = [];
+    let n = 0;
+    for (const o of candidates(criteria)) {
+      if (allowed(actor, o)) {
+        let hit: boolean;
+        try {
+          hit = test(o);
+        } catch (err) {
+          if (err instanceof QueryError) throw badRequest(`search: ${err.message}`);
+          throw err;
+        }
+        if (hit) {
+          out.push(o);
+          if (options.stopAfter !== undefined && out.length >= options.stopAfter) break;
+        }
+      }
+      if (++n % SLICE === 0) {
+        options.progress?.(out.length);
+        await yieldToEventLoop();
+      }
+    }
+    options.progress?.(out.length);
+    return out;
+  }
+
+  return {
+    match,
+    /** Validates criteria without running them (bulk checks everything before it starts). */
+    check(criteria: Record<string, unknown>): void {
+      compile(criteria);
+    },
+  };
+}
+
+export type ObjectSearch = ReturnType<typeof createObjectSearch>;
+
+type SortSpec = Record<string, 1 | -1 | 'asc' | 'desc'>;
+
+/** Orders objects by top-level fields; text compares case-insensitively, numbers numerically. */
+export function sortObjects(objects: MemObject[], sort: SortSpec): MemObject[] {
+  const keys = Object.entries(sort).map(([field, dir]) => ({ field, dir: dir === -1 || dir === 'desc' ? -1 : 1 }));
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+  return objects.sort((a, b) => {
+    for (const { field, dir } of keys) {
+      const x = (a as unknown as Record<string, unknown>)[field];
+      const y = (b as unknown as Record<string, unknown>)[field];
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x ?? ''), String(y ?? ''));
+      if (c !== 0) return c * dir;
+    }
+    return Number(a.id) - Number(b.id);
+  });
+}

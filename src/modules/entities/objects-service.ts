@@ -1,0 +1,151 @@
+// Creating, changing and deleting objects. Reads are in entity-queries.ts.
+import { ROOT_ID } from '../../core/entity-graph.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { CatalogWrite, ObjectRow } from '../../storage/catalog-types.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { auditWrite } from '../catalog/audit.js';
+import type { Catalog, MemObject } from '../catalog/catalog.js';
+import { classIdOf, clientDataText, idList, idOf, newProperties, tagIdsOf } from './entity-input.js';
+import type { CreateObjectInput, PatchObjectInput } from './schemas.js';
+
+export interface ObjectsServiceDeps {
+  catalog: Catalog;
+  clock: () => number;
+}
+
+const outside = (what: string) => new AppError('Forbidden', `Forbidden: ${what} is outside your objectPermissions`);
+
+export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
+  /** An object the actor may change; hidden ones are absent (404), a readable root is 403. */
+  function changeable(actor: EntityActor, id: string): MemObject {
+    const key = idOf(id);
+    const o = key === undefined ? undefined : catalog.objects.get(key);
+    if (!o || !actor.visibility.canRead(o.id)) throw notFound(`object ${id}`);
+    if (!canChange(actor, o)) throw outside(`object ${id}`);
+    return o;
+  }
+
+  /** Parent ids that exist, are visible, and may take a child from this actor. */
+  function parentsOf(actor: EntityActor, value: NonNullable<CreateObjectInput['parent_id']>): string[] {
+    const ids = idList('parent_id', value);
+    if (ids.length === 0) throw badRequest('parent_id: an object needs at least one parent');
+    for (const p of ids) {
+      if (!catalog.objects.has(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
+      if (!actor.visibility.has(p)) throw outside(`parent ${p}`);
+    }
+    return ids;
+  }
+
+  function discoveryTaken(discoveryId: string | null, self: string | undefined): void {
+    if (discoveryId === null) return;
+    const holder = catalog.discovery.get(discoveryId);
+    if (holder !== undefined && holder !== self) throw conflict(`discovery_id "${discoveryId}" belongs to object ${holder}`);
+  }
+
+  /** The writes of a change to one object (shared with bulk operations). */
+  function changeWrites(actor: EntityActor, o: MemObject, input: PatchObjectInput, now: number): { row: ObjectRow; writes: CatalogWrite[] } | undefined {
+    const row: ObjectRow = { ...withoutMemory(o) };
+    if (input.class_id !== undefined && classIdOf(catalog, input.class_id) !== o.class_id) {
+      throw badRequest(`class_id: the class of an object cannot change (object ${o.id} is of class ${o.class_id ?? 'none'})`);
+    }
+    if (input.name !== undefined) row.name = input.name;
+    let parentsChanged = false;
+    if (input.parent_id !== undefined) {
+      if (o.id === ROOT_ID) throw badRequest('parent_id: the root object has no parents');
+      const parents = parentsOf(actor, input.parent_id);
+      if (catalog.graph.wouldCreateCycle(o.id, parents)) throw badRequest(`parent_id: object ${o.id} would become its own ancestor`);
+      parentsChanged = parents.join() !== o.parent_id.join();
+      row.parent_id = parents;
+    }
+    let tagsChanged = false;
+    if (input.tags !== undefined) {
+      row.tags = tagIdsOf(catalog, input.tags);
+      tagsChanged = row.tags.join() !== o.tags.join();
+    }
+    if (input.client_data !== undefined) row.client_data = clientDataText(input.client_data);
+    if (input.discovery_id !== undefined) {
+      row.discovery_id = input.discovery_id === '' ? null : input.discovery_id;
+      discoveryTaken(row.discovery_id, o.id);
+    }
+    const same = row.name === o.name && !parentsChanged && !tagsChanged && row.client_data === o.client_data && row.discovery_id === o.discovery_id;
+    if (same) return undefined;
+    row.updated = now;
+    return {
+      row,
+      writes: [
+        { op: 'putObject', row, parents: parentsChanged, tags: tagsChanged },
+        auditWrite(actor.userId, 'update', 'object', o.id, o.id, o, row, now),
+      ],
+    };
+  }
+
+  return {
+    changeWrites,
+
+    async create(actor: EntityActor, input: CreateObjectInput): Promise<{ object: MemObject; created: boolean }> {
+      requireAnyRight(actor, 'create-objects', 'manage-objects');
+      return catalog.mutate(() => {
+        const now = clock();
+        const known = input.discovery_id ? catalog.discovery.get(input.discovery_id) : undefined;
+        if (known !== undefined) {
+          // A known discovery_id: a discovery agent reports the object again, so it is updated.
+          requireAnyRight(actor, 'modify-objects', 'manage-objects');
+          const o = changeable(actor, known);
+          const { properties: _ignored, ...patch } = input;
+          const change = changeWrites(actor, o, patch, now);
+          const result = () => ({ object: catalog.objects.get(o.id)!, created: false });
+          return { writes: change?.writes ?? [], get result() { return result(); } };
+        }
+        const parents = parentsOf(actor, input.parent_id ?? ROOT_ID);
+        const id = catalog.nextId('entities');
+        const row: ObjectRow = {
+          id, name: input.name, class_id: classIdOf(catalog, input.class_id), state_id: 1, owner_id: actor.userId,
+          client_data: clientDataText(input.client_data), discovery_id: input.discovery_id ?? null, parent_id: parents,
+          tags: tagIdsOf(catalog, input.tags ?? []), created: now, updated: now,
+        };
+        discoveryTaken(row.discovery_id, undefined);
+        const props = newProperties(catalog, id, input.properties, now);
+        const writes: CatalogWrite[] = [
+          { op: 'putObject', row },
+          ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),
+          auditWrite(actor.userId, 'create', 'object', id, id, null, { ...row, properties: props }, now),
+        ];
+        return { writes, get result() { return { object: catalog.objects.get(id)!, created: true }; } };
+      });
+    },
+
+    async update(actor: EntityActor, id: string, input: PatchObjectInput): Promise<MemObject> {
+      requireAnyRight(actor, 'modify-objects', 'manage-objects');
+      return catalog.mutate(() => {
+        const o = changeable(actor, id);
+        const change = changeWrites(actor, o, input, clock());
+        return { writes: change?.writes ?? [], get result() { return catalog.objects.get(o.id)!; } };
+      });
+    },
+
+    async delete(actor: EntityActor, id: string): Promise<void> {
+      requireAnyRight(actor, 'delete-objects', 'manage-objects');
+      return catalog.mutate(() => {
+        const o = changeable(actor, id);
+        if (o.id === ROOT_ID) throw conflict('the root object cannot be deleted');
+        const gone = catalog.graph.cascade([o.id]);
+        if (!actor.visibility.all && gone.objects.some((c) => !actor.visibility.has(c))) {
+          throw outside('part of what deleting this object would remove');
+        }
+        const now = clock();
+        const writes: CatalogWrite[] = [{ op: 'deleteEntities', ids: [...gone.links, ...gone.objects] }];
+        for (const l of gone.links) writes.push(auditWrite(actor.userId, 'delete', 'link', l, l, catalog.links.get(l), null, now));
+        for (const c of gone.objects) writes.push(auditWrite(actor.userId, 'delete', 'object', c, c, catalog.objects.get(c), null, now));
+        return { writes, result: undefined };
+      });
+    },
+  };
+}
+
+export type ObjectsService = ReturnType<typeof createObjectsService>;
+
+/** The stored row of an in-memory entity. */
+export function withoutMemory(o: MemObject): ObjectRow {
+  const { entityType: _t, properties: _p, ...row } = o;
+  return row;
+}

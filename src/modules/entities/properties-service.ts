@@ -1,0 +1,115 @@
+// Properties of objects and links: named values with a type. Read-only properties (type 2)
+// refuse changes; service properties (type 8) need the right manage-service-properties.
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { auditWrite } from '../catalog/audit.js';
+import type { Catalog, MemEntity } from '../catalog/catalog.js';
+import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, SERVICE_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import type { PropertyInputT } from './schemas.js';
+
+export interface PropertyChange {
+  name?: string;
+  value?: PropertyInputT['value'];
+  type_id?: number;
+}
+
+export function createPropertiesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
+  function rightsFor(actor: EntityActor, typeId: number): void {
+    if (typeId === SERVICE_PROPERTY) requireAnyRight(actor, 'manage-service-properties');
+    else requireAnyRight(actor, 'manage-properties', 'manage-service-properties');
+  }
+
+  function mayChange(actor: EntityActor, entity: MemEntity): void {
+    if (!canChange(actor, entity)) throw new AppError('Forbidden', `Forbidden: entity ${entity.id} is outside your objectPermissions`);
+  }
+
+  /** The entity as the catalog holds it now (it may have changed while a change waited). */
+  function fresh(entity: MemEntity): MemEntity {
+    const now = catalog.entity(entity.id);
+    if (!now) throw notFound(`entity ${entity.id}`);
+    return now;
+  }
+
+  function propOf(entity: MemEntity, propId: string): PropRow {
+    const prop = entity.properties.find((p) => p.id === propId);
+    if (!prop) throw notFound(`property ${propId} of entity ${entity.id}`);
+    return prop;
+  }
+
+  /**
+   * The writes that create a property or change the one of that name (bulk
+   * `properties.createOrModify`, POST of an existing name is refused instead).
+   */
+  function createOrModifyWrites(actor: EntityActor, entity: MemEntity, input: PropertyInputT, now: number, where = ''): CatalogWrite[] {
+    const existing = entity.properties.find((p) => p.name === input.name);
+    if (!existing) return createWrites(actor, entity, input, now, where);
+    return changeWrites(actor, entity, existing, { value: input.value, type_id: input.type_id }, now, where);
+  }
+
+  function createWrites(actor: EntityActor, entity: MemEntity, input: PropertyInputT, now: number, where = ''): CatalogWrite[] {
+    const type_id = checkPropertyType(input.type_id ?? DEFAULT_PROPERTY_TYPE, where);
+    rightsFor(actor, type_id);
+    if (entity.properties.some((p) => p.name === input.name)) throw conflict(`${where}property "${input.name}" already exists on entity ${entity.id}`);
+    const row: PropRow = { id: catalog.nextId('props'), entity_id: entity.id, name: input.name, value: propertyValueText(input.value), type_id, created: now, updated: now };
+    return [{ op: 'putProp', row }, auditWrite(actor.userId, 'create', 'property', row.id, entity.id, null, row, now)];
+  }
+
+  function changeWrites(actor: EntityActor, entity: MemEntity, prop: PropRow, change: PropertyChange, now: number, where = ''): CatalogWrite[] {
+    rightsFor(actor, prop.type_id);
+    if (prop.type_id === READ_ONLY_PROPERTY) throw conflict(`${where}property "${prop.name}" of entity ${entity.id} is read-only`);
+    const row: PropRow = { ...prop };
+    if (change.name !== undefined && change.name !== prop.name) {
+      if (entity.properties.some((p) => p.name === change.name)) throw conflict(`${where}property "${change.name}" already exists on entity ${entity.id}`);
+      row.name = change.name;
+    }
+    if (change.value !== undefined) row.value = propertyValueText(change.value);
+    if (change.type_id !== undefined) {
+      row.type_id = checkPropertyType(change.type_id, where);
+      rightsFor(actor, row.type_id);
+    }
+    if (row.name === prop.name && row.value === prop.value && row.type_id === prop.type_id) return [];
+    row.updated = now;
+    return [{ op: 'putProp', row }, auditWrite(actor.userId, 'update', 'property', row.id, entity.id, prop, row, now)];
+  }
+
+  return {
+    createOrModifyWrites,
+
+    list(entity: MemEntity): PropRow[] {
+      return entity.properties;
+    },
+
+    async create(actor: EntityActor, entity: MemEntity, input: PropertyInputT): Promise<PropRow> {
+      mayChange(actor, entity);
+      return catalog.mutate(() => {
+        const writes = createWrites(actor, fresh(entity), input, clock());
+        const id = (writes[0] as { row: PropRow }).row.id;
+        return { writes, get result() { return catalog.props.get(id)!; } };
+      });
+    },
+
+    async update(actor: EntityActor, entity: MemEntity, propId: string, change: PropertyChange): Promise<PropRow> {
+      mayChange(actor, entity);
+      if (change.name !== undefined && change.name === '') throw badRequest('name: must not be empty');
+      return catalog.mutate(() => {
+        const current = fresh(entity);
+        const prop = propOf(current, propId);
+        return { writes: changeWrites(actor, current, prop, change, clock()), get result() { return catalog.props.get(prop.id)!; } };
+      });
+    },
+
+    async delete(actor: EntityActor, entity: MemEntity, propId: string): Promise<void> {
+      mayChange(actor, entity);
+      return catalog.mutate(() => {
+        const prop = propOf(fresh(entity), propId);
+        rightsFor(actor, prop.type_id);
+        if (prop.type_id === READ_ONLY_PROPERTY) throw conflict(`property "${prop.name}" of entity ${entity.id} is read-only`);
+        const now = clock();
+        return { writes: [{ op: 'deleteProp', id: prop.id }, auditWrite(actor.userId, 'delete', 'property', prop.id, entity.id, prop, null, now)], result: undefined };
+      });
+    },
+  };
+}
+
+export type PropertiesService = ReturnType<typeof createPropertiesService>;

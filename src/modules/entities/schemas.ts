@@ -1,0 +1,123 @@
+// Schemas of objects, links and entity listings: request validation, handler types and the
+// OpenAPI document. Requests are lenient about fields they do not know (a client may send back
+// a whole record it read), strict about the type of the ones they do.
+import { Type, type Static } from 'typebox';
+
+const Millis = Type.Integer({ minimum: 0 });
+/** Ids are strings; numbers are accepted on input, as clients of this API family send both. */
+export const IdInput = Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0 })]);
+const NullableId = Type.Unsafe<string | number | null>({ type: ['string', 'integer', 'null'], maxLength: 32 });
+const ClientData = Type.Unsafe<unknown>({ description: 'JSON text; an object or array is stored as its JSON text' });
+const Tags = Type.Array(IdInput, { maxItems: 1000, description: 'tag ids' });
+const Name = Type.String({ minLength: 1, maxLength: 1024 });
+
+export const PropertyInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 256 }),
+  value: Type.Union([Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null()], { description: 'stored as text' }),
+  type_id: Type.Optional(Type.Integer({ description: '1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined' })),
+});
+export type PropertyInputT = Static<typeof PropertyInput>;
+
+export const PropertySchema = Type.Object({
+  id: Type.String(),
+  entity_id: Type.String(),
+  name: Type.String(),
+  value: Type.String(),
+  type_id: Type.Integer(),
+  created: Millis,
+  updated: Millis,
+});
+
+export const CreateObjectBody = Type.Object({
+  name: Name,
+  parent_id: Type.Optional(Type.Union([IdInput, Type.Array(IdInput, { maxItems: 1000 })], { description: 'array of parent ids; a single id is accepted' })),
+  class_id: Type.Optional(NullableId),
+  properties: Type.Optional(Type.Array(PropertyInput, { maxItems: 1000 })),
+  tags: Type.Optional(Tags),
+  client_data: Type.Optional(ClientData),
+  discovery_id: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 256 })),
+});
+export type CreateObjectInput = Static<typeof CreateObjectBody>;
+
+export const PatchObjectBody = Type.Partial(Type.Omit(CreateObjectBody, ['properties']));
+export type PatchObjectInput = Static<typeof PatchObjectBody>;
+
+export const ObjectSchema = Type.Object({
+  id: Type.String(),
+  entityType: Type.Optional(Type.Literal(1)),
+  name: Type.Optional(Type.String()),
+  parent_id: Type.Optional(Type.Array(Type.String())),
+  path: Type.Optional(Type.String({ description: 'names from the root down, joined by "/" (through first parents)' })),
+  class_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  state_id: Type.Optional(Type.Integer()),
+  owner_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  client_data: Type.Optional(Type.String()),
+  discovery_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  tags: Type.Optional(Type.Array(Type.String())),
+  properties: Type.Optional(Type.Array(PropertySchema, { description: 'only when asked for with fields=properties' })),
+  created: Type.Optional(Millis),
+  updated: Type.Optional(Millis),
+});
+
+export const CreateLinkBody = Type.Object({
+  source: IdInput,
+  target: IdInput,
+  name: Type.Optional(Type.String({ maxLength: 1024 })),
+  class_id: Type.Optional(NullableId),
+  properties: Type.Optional(Type.Array(PropertyInput, { maxItems: 1000 })),
+  tags: Type.Optional(Tags),
+  client_data: Type.Optional(ClientData),
+  operations: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
+});
+export type CreateLinkInput = Static<typeof CreateLinkBody>;
+
+export const PatchLinkBody = Type.Partial(Type.Omit(CreateLinkBody, ['properties']));
+export type PatchLinkInput = Static<typeof PatchLinkBody>;
+
+export const LinkSchema = Type.Object({
+  id: Type.String(),
+  entityType: Type.Optional(Type.Literal(2)),
+  name: Type.Optional(Type.String()),
+  source: Type.Optional(Type.String()),
+  target: Type.Optional(Type.String()),
+  source_name: Type.Optional(Type.String()),
+  target_name: Type.Optional(Type.String()),
+  class_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  state_id: Type.Optional(Type.Integer()),
+  client_data: Type.Optional(Type.String()),
+  tags: Type.Optional(Type.Array(Type.String())),
+  operations: Type.Optional(Type.Array(Type.Unknown())),
+  owner_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  properties: Type.Optional(Type.Array(PropertySchema)),
+  created: Type.Optional(Millis),
+  updated: Type.Optional(Millis),
+});
+
+/** An element of an entity listing: an object record (entityType 1) or a link record (2). */
+export const EntitySchema = Type.Union([ObjectSchema, LinkSchema]);
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 10000 })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+  fields: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated field names; id is always included' })),
+});
+export type ListQueryT = Static<typeof ListQuery>;
+
+export const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 1000 })) });
+
+export const PathsSchema = Type.Array(Type.Array(Type.Object({ id: Type.String(), name: Type.String() })), {
+  description: 'one entry per root-to-object path, each the list of {id, name} from the root down',
+});
+
+export const SearchBody = Type.Object({
+  search: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'MongoDB-style criteria over object fields, properties and tags' })),
+  options: Type.Optional(Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })),
+    skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    fields: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 })])),
+    sort: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal(1), Type.Literal(-1), Type.Literal('asc'), Type.Literal('desc')]))),
+  })),
+});
+export type SearchInput = Static<typeof SearchBody>;

@@ -1,0 +1,74 @@
+// Per-entity settings: state conditions, incident conditions and state triggers. They are
+// validated before they are stored (core/conditions); evaluating them is the engine's work.
+import { ConditionError } from '../../core/conditions/condition-syntax.js';
+import { validateIncidentConditions, validateStateConditions, validateStateTriggers } from '../../core/conditions/entity-settings.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { auditWrite } from '../catalog/audit.js';
+import type { Catalog, MemEntity } from '../catalog/catalog.js';
+
+/** Incident levels that exist from the start (api-extensions.md "Incidents"). */
+// TODO(issue 4): take the levels from the incident-levels store once it exists.
+export const BUILT_IN_INCIDENT_LEVELS: ReadonlySet<string> = new Set(['1', '2', '3', '4']);
+
+export function createSettingsService({ catalog, clock, incidentLevels = () => BUILT_IN_INCIDENT_LEVELS }: {
+  catalog: Catalog;
+  clock: () => number;
+  incidentLevels?: () => ReadonlySet<string>;
+}) {
+  /** The validated, normalised document; 400 naming the clause otherwise. */
+  function validate(kind: SettingKind, value: unknown, where: string = kind): unknown[] {
+    const states = new Set(catalog.states.keys());
+    try {
+      const doc =
+        kind === 'stateConditions' ? validateStateConditions(value, states)
+        : kind === 'incidentConditions' ? validateIncidentConditions(value, incidentLevels())
+        : validateStateTriggers(value, states);
+      return doc;
+    } catch (err) {
+      if (err instanceof ConditionError) throw badRequest(where === kind ? err.message : `${where}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  function rightsFor(actor: EntityActor, entity: MemEntity): void {
+    if (entity.entityType === 1) requireAnyRight(actor, 'modify-objects', 'manage-objects');
+    else requireAnyRight(actor, 'modify-links', 'manage-links');
+    if (!canChange(actor, entity)) throw new AppError('Forbidden', `Forbidden: entity ${entity.id} is outside your objectPermissions`);
+  }
+
+  /** The writes that store an already validated document (null removes it). */
+  function putWrites(actor: EntityActor, entity: MemEntity, kind: SettingKind, doc: unknown[] | null, now: number): CatalogWrite[] {
+    if (!catalog.entity(entity.id)) throw notFound(`entity ${entity.id}`);
+    const before = catalog.setting(entity.id, kind)?.value ?? null;
+    if (JSON.stringify(before) === JSON.stringify(doc)) return [];
+    const action = doc === null ? 'delete' : before === null ? 'create' : 'update';
+    const write: CatalogWrite = doc === null
+      ? { op: 'deleteSetting', entityId: entity.id, kind }
+      : { op: 'putSetting', row: { entity_id: entity.id, kind, value: doc, updated: now } };
+    return [write, auditWrite(actor.userId, action, kind, entity.id, entity.id, before, doc, now)];
+  }
+
+  return {
+    validate,
+    putWrites,
+
+    get(entity: MemEntity, kind: SettingKind): unknown[] {
+      return catalog.setting(entity.id, kind)?.value ?? [];
+    },
+
+    async put(actor: EntityActor, entity: MemEntity, kind: SettingKind, value: unknown): Promise<unknown[]> {
+      rightsFor(actor, entity);
+      const doc = validate(kind, value);
+      return catalog.mutate(() => ({ writes: putWrites(actor, entity, kind, doc, clock()), result: doc }));
+    },
+
+    async delete(actor: EntityActor, entity: MemEntity, kind: SettingKind): Promise<void> {
+      rightsFor(actor, entity);
+      return catalog.mutate(() => ({ writes: putWrites(actor, entity, kind, null, clock()), result: undefined }));
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

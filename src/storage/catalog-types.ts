@@ -1,0 +1,160 @@
+// The catalog: what is monitored and how it is configured (objects, links, their properties,
+// tags and settings, classes, states), plus the audit log of its changes and bulk jobs.
+// Services keep the catalog in memory as their read model (see modules/catalog/catalog.ts);
+// the store makes it durable. Every change is one batch of writes applied atomically, so an
+// entity, its properties and the audit record of the change are stored together or not at all.
+
+export interface ObjectRow {
+  id: string;
+  name: string;
+  class_id: string | null;
+  state_id: number;
+  owner_id: string | null;
+  /** JSON text, as the API shows it. */
+  client_data: string;
+  discovery_id: string | null;
+  parent_id: string[];
+  tags: string[];
+  created: number;
+  updated: number;
+}
+
+export interface LinkRow {
+  id: string;
+  name: string;
+  source: string;
+  target: string;
+  class_id: string | null;
+  state_id: number;
+  owner_id: string | null;
+  client_data: string;
+  tags: string[];
+  operations: unknown[];
+  created: number;
+  updated: number;
+}
+
+export interface PropRow {
+  id: string;
+  entity_id: string;
+  name: string;
+  value: string;
+  type_id: number;
+  created: number;
+  updated: number;
+}
+
+export interface TagRow {
+  id: string;
+  name: string;
+  created: number;
+  updated: number;
+}
+
+export interface ClassRow {
+  id: string;
+  name: string;
+  description: string;
+  icon: string;
+  builtIn: boolean;
+  created: number;
+  updated: number;
+}
+
+export interface StateRow {
+  id: number;
+  name: string;
+  priority: number;
+  color: string;
+  builtIn: boolean;
+  created: number;
+  updated: number;
+}
+
+export const SETTING_KINDS = ['stateConditions', 'incidentConditions', 'stateTriggers'] as const;
+export type SettingKind = (typeof SETTING_KINDS)[number];
+
+export interface SettingRow {
+  entity_id: string;
+  kind: SettingKind;
+  value: unknown[];
+  updated: number;
+}
+
+export type AuditResource = 'object' | 'link' | 'property' | 'tag' | 'class' | 'state' | SettingKind;
+
+export interface AuditRecord {
+  timestamp: number;
+  userId: string | null;
+  action: 'create' | 'update' | 'delete';
+  resource: AuditResource;
+  resourceId: string;
+  /** The entity concerned: the entity itself, or the owner of a property or setting. */
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export interface StoredAuditRecord extends AuditRecord {
+  id: string;
+}
+
+export interface AuditQuery {
+  entityId?: string;
+  userId?: string;
+  from?: number;
+  to?: number;
+  limit: number;
+  skip: number;
+}
+
+export interface BulkJob {
+  bulkId: string;
+  userId: string;
+  created: number;
+  finished: boolean;
+  matched: number;
+  changed: number;
+  errors: string[];
+}
+
+/** One write of a batch. "put" inserts or replaces the whole row. */
+export type CatalogWrite =
+  | { op: 'putObject'; row: ObjectRow; parents?: boolean; tags?: boolean }
+  | { op: 'putLink'; row: LinkRow; tags?: boolean }
+  | { op: 'deleteEntities'; ids: string[] }
+  | { op: 'putProp'; row: PropRow }
+  | { op: 'deleteProp'; id: string }
+  | { op: 'putSetting'; row: SettingRow }
+  | { op: 'deleteSetting'; entityId: string; kind: SettingKind }
+  | { op: 'putTag'; row: TagRow }
+  | { op: 'deleteTag'; id: string }
+  | { op: 'putClass'; row: ClassRow }
+  | { op: 'deleteClass'; id: string }
+  | { op: 'putState'; row: StateRow }
+  | { op: 'audit'; record: AuditRecord };
+
+export interface CatalogSnapshot {
+  objects: ObjectRow[];
+  links: LinkRow[];
+  props: PropRow[];
+  settings: SettingRow[];
+  tags: TagRow[];
+  classes: ClassRow[];
+  states: StateRow[];
+  /** The highest id ever given out, per id space, so deleted ids are not reused. */
+  lastIds: { entities: number; props: number; tags: number; classes: number };
+}
+
+export interface CatalogStore {
+  /** The whole catalog (audit log and bulk jobs excepted), ordered by id. */
+  load(): Promise<CatalogSnapshot>;
+  /** Applies the writes in one transaction: all of them or none. */
+  apply(writes: readonly CatalogWrite[]): Promise<void>;
+  /** Newest first. */
+  audit(query: AuditQuery): Promise<StoredAuditRecord[]>;
+  putBulkJob(job: BulkJob): Promise<void>;
+  getBulkJob(bulkId: string): Promise<BulkJob | undefined>;
+  /** Marks jobs left unfinished by a stop as finished with `error`; returns how many. */
+  abandonBulkJobs(error: string): Promise<number>;
+}

@@ -1,0 +1,236 @@
+// The catalog in SQLite: loaded whole at start, changed by write batches, each batch one
+// transaction of prepared statements.
+import type Database from 'better-sqlite3';
+import type {
+  AuditQuery, BulkJob, CatalogSnapshot, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind,
+  SettingRow, StateRow, StoredAuditRecord, TagRow,
+} from '../catalog-types.js';
+import { DuplicateKeyError } from '../types.js';
+
+const str = (v: number | null) => (v === null ? null : String(v));
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+interface EntityDbRow {
+  id: number; kind: number; name: string; class_id: number | null; state_id: number; owner_id: string | null;
+  client_data: string; discovery_id: string | null; source: number | null; target: number | null;
+  operations: string; created: number; updated: number;
+}
+
+export function createSqliteCatalogStore(db: Database.Database): CatalogStore {
+  const upsertEntity = db.prepare(`
+    INSERT INTO entities (id, kind, name, class_id, state_id, owner_id, client_data, discovery_id, source, target, operations, created, updated)
+    VALUES (@id, @kind, @name, @class_id, @state_id, @owner_id, @client_data, @discovery_id, @source, @target, @operations, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, class_id = excluded.class_id, state_id = excluded.state_id,
+      owner_id = excluded.owner_id, client_data = excluded.client_data, discovery_id = excluded.discovery_id,
+      source = excluded.source, target = excluded.target, operations = excluded.operations, updated = excluded.updated`);
+  const deleteParents = db.prepare('DELETE FROM object_parents WHERE child_id = ?');
+  const insertParent = db.prepare('INSERT INTO object_parents (child_id, parent_id, position) VALUES (?, ?, ?)');
+  const deleteTags = db.prepare('DELETE FROM entity_tags WHERE entity_id = ?');
+  const insertTag = db.prepare('INSERT INTO entity_tags (entity_id, tag_id, position) VALUES (?, ?, ?)');
+  const deleteEntities = db.prepare('DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))');
+  const upsertProp = db.prepare(`
+    INSERT INTO entity_props (id, entity_id, name, value, type_id, created, updated)
+    VALUES (@id, @entity_id, @name, @value, @type_id, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, value = excluded.value, type_id = excluded.type_id, updated = excluded.updated`);
+  const deleteProp = db.prepare('DELETE FROM entity_props WHERE id = ?');
+  const upsertSetting = db.prepare(`
+    INSERT INTO entity_settings (entity_id, kind, value, updated) VALUES (?, ?, ?, ?)
+    ON CONFLICT (entity_id, kind) DO UPDATE SET value = excluded.value, updated = excluded.updated`);
+  const deleteSetting = db.prepare('DELETE FROM entity_settings WHERE entity_id = ? AND kind = ?');
+  const upsertTag = db.prepare(`
+    INSERT INTO tags (id, name, created, updated) VALUES (@id, @name, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated = excluded.updated`);
+  const deleteTag = db.prepare('DELETE FROM tags WHERE id = ?');
+  const upsertClass = db.prepare(`
+    INSERT INTO classes (id, name, description, icon, built_in, created, updated)
+    VALUES (@id, @name, @description, @icon, @built_in, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, icon = excluded.icon, updated = excluded.updated`);
+  const deleteClass = db.prepare('DELETE FROM classes WHERE id = ?');
+  const upsertState = db.prepare(`
+    INSERT INTO states (id, name, priority, color, built_in, created, updated)
+    VALUES (@id, @name, @priority, @color, @built_in, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, priority = excluded.priority, color = excluded.color, updated = excluded.updated`);
+  const insertAudit = db.prepare(`
+    INSERT INTO audit_log (timestamp, user_id, action, resource, resource_id, entity_id, before, after)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+
+  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+  function entityParams(kind: 1 | 2, row: ObjectRow | LinkRow) {
+    const link = kind === 2 ? (row as LinkRow) : undefined;
+    return {
+      id: Number(row.id), kind, name: row.name, class_id: num(row.class_id), state_id: row.state_id, owner_id: row.owner_id,
+      client_data: row.client_data, discovery_id: kind === 1 ? (row as ObjectRow).discovery_id : null,
+      source: link ? Number(link.source) : null, target: link ? Number(link.target) : null,
+      operations: JSON.stringify(link?.operations ?? []), created: row.created, updated: row.updated,
+    };
+  }
+
+  function setTags(id: string, tags: readonly string[]) {
+    deleteTags.run(Number(id));
+    tags.forEach((t, i) => insertTag.run(Number(id), Number(t), i));
+  }
+
+  function applyOne(w: CatalogWrite): void {
+    switch (w.op) {
+      case 'putObject':
+        upsertEntity.run(entityParams(1, w.row));
+        if (w.parents ?? true) {
+          deleteParents.run(Number(w.row.id));
+          w.row.parent_id.forEach((p, i) => insertParent.run(Number(w.row.id), Number(p), i));
+        }
+        if (w.tags ?? true) setTags(w.row.id, w.row.tags);
+        return;
+      case 'putLink':
+        upsertEntity.run(entityParams(2, w.row));
+        if (w.tags ?? true) setTags(w.row.id, w.row.tags);
+        return;
+      case 'deleteEntities':
+        deleteEntities.run(JSON.stringify(w.ids.map(Number)));
+        return;
+      case 'putProp':
+        upsertProp.run({ ...w.row, id: Number(w.row.id), entity_id: Number(w.row.entity_id) });
+        return;
+      case 'deleteProp':
+        deleteProp.run(Number(w.id));
+        return;
+      case 'putSetting':
+        upsertSetting.run(Number(w.row.entity_id), w.row.kind, JSON.stringify(w.row.value), w.row.updated);
+        return;
+      case 'deleteSetting':
+        deleteSetting.run(Number(w.entityId), w.kind);
+        return;
+      case 'putTag':
+        upsertTag.run({ ...w.row, id: Number(w.row.id) });
+        return;
+      case 'deleteTag':
+        deleteTag.run(Number(w.id));
+        return;
+      case 'putClass':
+        upsertClass.run({ ...w.row, id: Number(w.row.id), built_in: w.row.builtIn ? 1 : 0 });
+        return;
+      case 'deleteClass':
+        deleteClass.run(Number(w.id));
+        return;
+      case 'putState': {
+        const { builtIn, ...rest } = w.row;
+        upsertState.run({ ...rest, built_in: builtIn ? 1 : 0 });
+        return;
+      }
+      case 'audit': {
+        const r = w.record;
+        insertAudit.run(r.timestamp, r.userId, r.action, r.resource, r.resourceId, num(r.entityId), json(r.before), json(r.after));
+        return;
+      }
+    }
+  }
+
+  const applyAll = db.transaction((writes: readonly CatalogWrite[]) => {
+    for (const w of writes) applyOne(w);
+  });
+
+  const lastId = db.prepare<[string], { seq: number }>('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck();
+
+  const upsertJob = db.prepare(`
+    INSERT INTO bulk_jobs (id, user_id, created, finished, matched, changed, errors)
+    VALUES (@bulkId, @userId, @created, @finished, @matched, @changed, @errors)
+    ON CONFLICT (id) DO UPDATE SET finished = excluded.finished, matched = excluded.matched, changed = excluded.changed, errors = excluded.errors`);
+  const getJob = db.prepare('SELECT * FROM bulk_jobs WHERE id = ?');
+  const listUnfinished = db.prepare('SELECT * FROM bulk_jobs WHERE finished = 0');
+
+  return {
+    async load(): Promise<CatalogSnapshot> {
+      const parents = new Map<number, string[]>();
+      for (const r of db.prepare('SELECT child_id, parent_id FROM object_parents ORDER BY child_id, position').iterate() as Iterable<{ child_id: number; parent_id: number }>) {
+        let list = parents.get(r.child_id);
+        if (!list) parents.set(r.child_id, (list = []));
+        list.push(String(r.parent_id));
+      }
+      const tags = new Map<number, string[]>();
+      for (const r of db.prepare('SELECT entity_id, tag_id FROM entity_tags ORDER BY entity_id, position').iterate() as Iterable<{ entity_id: number; tag_id: number }>) {
+        let list = tags.get(r.entity_id);
+        if (!list) tags.set(r.entity_id, (list = []));
+        list.push(String(r.tag_id));
+      }
+      const objects: ObjectRow[] = [];
+      const links: LinkRow[] = [];
+      for (const r of db.prepare('SELECT * FROM entities ORDER BY id').iterate() as Iterable<EntityDbRow>) {
+        const common = {
+          id: String(r.id), name: r.name, class_id: str(r.class_id), state_id: r.state_id, owner_id: r.owner_id,
+          client_data: r.client_data, tags: tags.get(r.id) ?? [], created: r.created, updated: r.updated,
+        };
+        if (r.kind === 1) objects.push({ ...common, discovery_id: r.discovery_id, parent_id: parents.get(r.id) ?? [] });
+        else links.push({ ...common, source: String(r.source), target: String(r.target), operations: JSON.parse(r.operations) });
+      }
+      const props = (db.prepare('SELECT * FROM entity_props ORDER BY id').all() as Array<PropRow & { id: number; entity_id: number }>).map(
+        (p) => ({ ...p, id: String(p.id), entity_id: String(p.entity_id) }),
+      );
+      const settings = (db.prepare('SELECT * FROM entity_settings').all() as Array<{ entity_id: number; kind: SettingKind; value: string; updated: number }>).map(
+        (s): SettingRow => ({ entity_id: String(s.entity_id), kind: s.kind, value: JSON.parse(s.value), updated: s.updated }),
+      );
+      const tagRows = (db.prepare('SELECT * FROM tags ORDER BY id').all() as Array<TagRow & { id: number }>).map((t) => ({ ...t, id: String(t.id) }));
+      const classes = (db.prepare('SELECT * FROM classes ORDER BY id').all() as Array<{ id: number; built_in: number } & Omit<ClassRow, 'id' | 'builtIn'>>).map(
+        ({ built_in, ...c }) => ({ ...c, id: String(c.id), builtIn: built_in === 1 }),
+      );
+      const states = (db.prepare('SELECT * FROM states ORDER BY id').all() as Array<{ built_in: number } & Omit<StateRow, 'builtIn'>>).map(
+        ({ built_in, ...s }) => ({ ...s, builtIn: built_in === 1 }),
+      );
+      const seq = (name: string) => (lastId.get(name) as number | undefined) ?? 0;
+      return {
+        objects, links, props, settings, tags: tagRows, classes, states,
+        lastIds: { entities: seq('entities'), props: seq('entity_props'), tags: seq('tags'), classes: seq('classes') },
+      };
+    },
+
+    async apply(writes) {
+      try {
+        applyAll(writes);
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          const key = /tags\.name/.test(e.message ?? '') ? 'tag name' : /classes\.name/.test(e.message ?? '') ? 'class name'
+            : /states\.name/.test(e.message ?? '') ? 'state name' : /entity_props/.test(e.message ?? '') ? 'property name'
+            : /discovery_id/.test(e.message ?? '') ? 'discovery_id' : 'key';
+          throw new DuplicateKeyError(key);
+        }
+        throw err;
+      }
+    },
+
+    async audit(q: AuditQuery): Promise<StoredAuditRecord[]> {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (q.entityId !== undefined) where.push('entity_id = ?'), params.push(Number(q.entityId));
+      if (q.userId !== undefined) where.push('user_id = ?'), params.push(q.userId);
+      if (q.from !== undefined) where.push('timestamp >= ?'), params.push(q.from);
+      if (q.to !== undefined) where.push('timestamp <= ?'), params.push(q.to);
+      const sql = `SELECT * FROM audit_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY timestamp DESC, id DESC LIMIT ? OFFSET ?`;
+      const rows = db.prepare(sql).all(...params, q.limit, q.skip) as Array<{
+        id: number; timestamp: number; user_id: string | null; action: StoredAuditRecord['action'];
+        resource: StoredAuditRecord['resource']; resource_id: string; entity_id: number | null; before: string | null; after: string | null;
+      }>;
+      return rows.map((r) => ({
+        id: String(r.id), timestamp: r.timestamp, userId: r.user_id, action: r.action, resource: r.resource, resourceId: r.resource_id,
+        entityId: str(r.entity_id), before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after),
+      }));
+    },
+
+    async putBulkJob(job) {
+      upsertJob.run({ ...job, finished: job.finished ? 1 : 0, errors: JSON.stringify(job.errors) });
+    },
+    async getBulkJob(bulkId) {
+      const r = getJob.get(bulkId) as { id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string } | undefined;
+      return r && jobOf(r);
+    },
+    async abandonBulkJobs(error) {
+      const rows = listUnfinished.all() as Array<{ id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string }>;
+      for (const r of rows) upsertJob.run({ ...jobOf(r), bulkId: r.id, userId: r.user_id, finished: 1, changed: 0, errors: JSON.stringify([...JSON.parse(r.errors), error]) });
+      return rows.length;
+    },
+  };
+}
+
+function jobOf(r: { id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string }): BulkJob {
+  return { bulkId: r.id, userId: r.user_id, created: r.created, finished: r.finished === 1, matched: r.matched, changed: r.changed, errors: JSON.parse(r.errors) };
+}
