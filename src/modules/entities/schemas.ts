@@ -99,7 +99,7 @@ export const EntitySchema = Type.Union([ObjectSchema, LinkSchema]);
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
 export const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 10000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 10000, description: 'page size; at most (and by default) 10,000: page with skip beyond that' })),
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   fields: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated field names; id is always included' })),
 });

@@ -8,6 +8,24 @@ import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 
+/**
+ * Regular expressions one document may hold. Compiling an RE2 pattern can take milliseconds,
+ * so a document of thousands would cost seconds of CPU on every PUT.
+ */
+export const MAX_PATTERNS_PER_DOCUMENT = 200;
+
+function countPatterns(value: unknown, budget = { left: MAX_PATTERNS_PER_DOCUMENT + 1 }): number {
+  if (Array.isArray(value)) for (const v of value) countPatterns(v, budget);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '_m') budget.left--;
+      if (budget.left <= 0) break;
+      countPatterns(v, budget);
+    }
+  }
+  return MAX_PATTERNS_PER_DOCUMENT + 1 - budget.left;
+}
+
 /** Incident levels that exist from the start (api-extensions.md "Incidents"). */
 // TODO(issue 4): take the levels from the incident-levels store once it exists.
 export const BUILT_IN_INCIDENT_LEVELS: ReadonlySet<string> = new Set(['1', '2', '3', '4']);
@@ -20,6 +38,7 @@ export function createSettingsService({ catalog, clock, incidentLevels = () => B
   /** The validated, normalised document; 400 naming the clause otherwise. */
   function validate(kind: SettingKind, value: unknown, where: string = kind): unknown[] {
     const states = new Set(catalog.states.keys());
+    if (countPatterns(value) > MAX_PATTERNS_PER_DOCUMENT) throw badRequest(`${where}: more than ${MAX_PATTERNS_PER_DOCUMENT} _m patterns in one document`);
     try {
       const doc =
         kind === 'stateConditions' ? validateStateConditions(value, states)
