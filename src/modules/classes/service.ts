@@ -1,11 +1,11 @@
 // Object classes (host, service, network device, ...): a sensible built-in set, more by users
 // with manage-classes. A class in use by an entity, or built in, cannot be deleted.
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import type { ClassRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { idOf } from '../entities/entity-input.js';
+import { assertNameFree, findByTextId } from '../catalog/named.js';
 
 export interface ClassInput {
   name?: string;
@@ -16,16 +16,8 @@ export interface ClassInput {
 const view = ({ builtIn, ...c }: ClassRow) => ({ ...c, builtIn });
 
 export function createClassesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  function get(id: string): ClassRow {
-    const key = idOf(id);
-    const row = key === undefined ? undefined : catalog.classes.get(key);
-    if (!row) throw notFound(`class ${id}`);
-    return row;
-  }
-
-  function nameFree(name: string, self?: string): void {
-    for (const c of catalog.classes.values()) if (c.name === name && c.id !== self) throw conflict(`a class named "${name}" exists (id ${c.id})`);
-  }
+  const get = (id: string): ClassRow => findByTextId(catalog.classes, id, 'class');
+  const nameFree = (name: string, self?: string) => assertNameFree(catalog.classes.values(), name, 'class', self);
 
   return {
     list: () => [...catalog.classes.values()].map(view),

@@ -1,18 +1,18 @@
 // Entity records as the API shows them, built from the catalog in memory. Link end names and
 // object paths are computed at read time, so they are current the moment an object is renamed.
 import { ROOT_ID } from '../../core/entity-graph.js';
+import { SEE_ALL } from '../../core/visibility.js';
 import { badRequest } from '../../http/errors.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
 
 export type Record_ = { id: string; [field: string]: unknown };
 
-const OBJECT_FIELDS = new Set(['id', 'entityType', 'name', 'parent_id', 'path', 'class_id', 'state_id', 'owner_id', 'client_data', 'discovery_id', 'tags', 'properties', 'created', 'updated']);
-const LINK_FIELDS = new Set(['id', 'entityType', 'name', 'source', 'target', 'source_name', 'target_name', 'class_id', 'state_id', 'client_data', 'tags', 'operations', 'owner_id', 'properties', 'created', 'updated']);
-const ALL_FIELDS = new Set([...OBJECT_FIELDS, ...LINK_FIELDS]);
-
 /** The field selection of `fields=a,b` (id always in); undefined means the default record. */
 export type FieldSelection = ReadonlySet<string> | undefined;
+
+/** Link records show nothing that depends on who asks. */
+const FULL_VIEW: EntityActor = { userId: '', rights: new Set(), visibility: SEE_ALL };
 
 export function parseFields(fields: string | string[] | undefined): FieldSelection {
   if (fields === undefined) return undefined;
@@ -34,45 +34,66 @@ function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
 
 const propView = ({ id, entity_id, name, value, type_id, created, updated }: MemEntity['properties'][number]) => ({ id, entity_id, name, value, type_id, created, updated });
 
-export function objectView(catalog: Catalog, actor: EntityActor, o: MemObject, fields: FieldSelection): Record_ {
-  const want = (f: string) => (fields ? fields.has(f) : f !== 'properties');
-  const out: Record_ = { id: o.id };
-  if (want('entityType')) out.entityType = 1;
-  if (want('name')) out.name = o.name;
-  if (want('parent_id')) out.parent_id = actor.visibility.all ? o.parent_id : o.parent_id.filter((p) => actor.visibility.canRead(p));
-  if (want('path')) out.path = pathOf(catalog, actor, o.id);
-  if (want('class_id')) out.class_id = o.class_id;
-  if (want('state_id')) out.state_id = o.state_id;
-  if (want('owner_id')) out.owner_id = o.owner_id;
-  if (want('client_data')) out.client_data = o.client_data;
-  if (want('discovery_id')) out.discovery_id = o.discovery_id;
-  if (want('tags')) out.tags = o.tags;
-  if (want('properties')) out.properties = o.properties.map(propView);
-  if (want('created')) out.created = o.created;
-  if (want('updated')) out.updated = o.updated;
+interface ViewContext {
+  catalog: Catalog;
+  actor: EntityActor;
+}
+
+type FieldTable<T> = ReadonlyArray<readonly [field: string, read: (entity: T, ctx: ViewContext) => unknown]>;
+
+/** Object fields in the order records show them; `properties` only when asked for. */
+const OBJECT_VIEW: FieldTable<MemObject> = [
+  ['entityType', () => 1],
+  ['name', (o) => o.name],
+  ['parent_id', (o, { actor }) => (actor.visibility.all ? o.parent_id : o.parent_id.filter((p) => actor.visibility.canRead(p)))],
+  ['path', (o, { catalog, actor }) => pathOf(catalog, actor, o.id)],
+  ['class_id', (o) => o.class_id],
+  ['state_id', (o) => o.state_id],
+  ['owner_id', (o) => o.owner_id],
+  ['client_data', (o) => o.client_data],
+  ['discovery_id', (o) => o.discovery_id],
+  ['tags', (o) => o.tags],
+  ['properties', (o) => o.properties.map(propView)],
+  ['created', (o) => o.created],
+  ['updated', (o) => o.updated],
+];
+
+/** Link fields: the base document's link record, then class, properties and created. */
+const LINK_VIEW: FieldTable<MemLink> = [
+  ['entityType', () => 2],
+  ['name', (l) => l.name],
+  ['source', (l) => l.source],
+  ['target', (l) => l.target],
+  ['source_name', (l, { catalog }) => catalog.objects.get(l.source)?.name ?? ''],
+  ['target_name', (l, { catalog }) => catalog.objects.get(l.target)?.name ?? ''],
+  ['class_id', (l) => l.class_id],
+  ['state_id', (l) => l.state_id],
+  ['client_data', (l) => l.client_data],
+  ['tags', (l) => l.tags],
+  ['operations', (l) => l.operations],
+  ['owner_id', (l) => l.owner_id],
+  ['properties', (l) => l.properties.map(propView)],
+  ['created', (l) => l.created],
+  ['updated', (l) => l.updated],
+];
+
+function view<T extends MemEntity>(table: FieldTable<T>, entity: T, ctx: ViewContext, fields: FieldSelection): Record_ {
+  const out: Record_ = { id: entity.id };
+  for (const [field, read] of table) {
+    if (fields ? fields.has(field) : field !== 'properties') out[field] = read(entity, ctx);
+  }
   return out;
 }
 
-export function linkView(catalog: Catalog, l: MemLink, fields: FieldSelection): Record_ {
-  const want = (f: string) => (fields ? fields.has(f) : f !== 'properties');
-  const out: Record_ = { id: l.id };
-  if (want('entityType')) out.entityType = 2;
-  if (want('name')) out.name = l.name;
-  if (want('source')) out.source = l.source;
-  if (want('target')) out.target = l.target;
-  if (want('source_name')) out.source_name = catalog.objects.get(l.source)?.name ?? '';
-  if (want('target_name')) out.target_name = catalog.objects.get(l.target)?.name ?? '';
-  if (want('class_id')) out.class_id = l.class_id;
-  if (want('state_id')) out.state_id = l.state_id;
-  if (want('client_data')) out.client_data = l.client_data;
-  if (want('tags')) out.tags = l.tags;
-  if (want('operations')) out.operations = l.operations;
-  if (want('owner_id')) out.owner_id = l.owner_id;
-  if (want('properties')) out.properties = l.properties.map(propView);
-  if (want('created')) out.created = l.created;
-  if (want('updated')) out.updated = l.updated;
-  return out;
+export function objectView(catalog: Catalog, actor: EntityActor, o: MemObject, fields: FieldSelection): Record_ {
+  return view(OBJECT_VIEW, o, { catalog, actor }, fields);
 }
+
+export function linkView(catalog: Catalog, l: MemLink, fields: FieldSelection): Record_ {
+  return view(LINK_VIEW, l, { catalog, actor: FULL_VIEW }, fields);
+}
+
+const ALL_FIELDS = new Set(['id', ...OBJECT_VIEW.map(([f]) => f), ...LINK_VIEW.map(([f]) => f)]);
 
 export function entityView(catalog: Catalog, actor: EntityActor, e: MemEntity, fields: FieldSelection): Record_ {
   return e.entityType === 1 ? objectView(catalog, actor, e, fields) : linkView(catalog, e, fields);

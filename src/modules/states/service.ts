@@ -1,10 +1,11 @@
 // Entity states: the built-in ones (1 Created ... 9 Disable) and those users add. A state's
 // priority decides which child state a parent takes; `ui.colors.main` is how it is drawn.
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import type { StateRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { assertNameFree, findById } from '../catalog/named.js';
 
 export interface StateInput {
   id?: number;
@@ -19,15 +20,8 @@ const FIRST_CUSTOM_ID = 100;
 export const stateView = (s: StateRow) => ({ id: s.id, name: s.name, priority: s.priority, ui: { colors: { main: s.color } }, builtIn: s.builtIn });
 
 export function createStatesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  function get(id: number): StateRow {
-    const row = catalog.states.get(id);
-    if (!row) throw notFound(`state ${id}`);
-    return row;
-  }
-
-  function nameFree(name: string, self?: number): void {
-    for (const s of catalog.states.values()) if (s.name === name && s.id !== self) throw conflict(`a state named "${name}" exists (id ${s.id})`);
-  }
+  const get = (id: number): StateRow => findById(catalog.states, id, 'state', id);
+  const nameFree = (name: string, self?: number) => assertNameFree(catalog.states.values(), name, 'state', self);
 
   return {
     list: () => [...catalog.states.values()].map(stateView),

@@ -1,25 +1,16 @@
 // Tags: named labels that objects and links carry by id. A name is unique; deleting a tag
 // takes it off every entity (the store cascades, the catalog follows).
-import { conflict, notFound } from '../../http/errors.js';
 import type { TagRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { idOf } from '../entities/entity-input.js';
+import { assertNameFree, findByTextId } from '../catalog/named.js';
 
 export const TAG_RIGHTS = ['manage-objects', 'modify-objects', 'manage-configuration'] as const;
 
 export function createTagsService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  function get(id: string): TagRow {
-    const key = idOf(id);
-    const tag = key === undefined ? undefined : catalog.tags.get(key);
-    if (!tag) throw notFound(`tag ${id}`);
-    return tag;
-  }
-
-  function nameFree(name: string, self?: string): void {
-    for (const t of catalog.tags.values()) if (t.name === name && t.id !== self) throw conflict(`a tag named "${name}" exists (id ${t.id})`);
-  }
+  const get = (id: string): TagRow => findByTextId(catalog.tags, id, 'tag');
+  const nameFree = (name: string, self?: string) => assertNameFree(catalog.tags.values(), name, 'tag', self);
 
   return {
     list: (): TagRow[] => [...catalog.tags.values()],
