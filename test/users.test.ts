@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RIGHTS } from '../src/modules/users/rights.js';
-import { ADMIN, adminAuth, basic, call, createUser, startTestServer, type Reply, type TestServer } from './helpers/server.js';
+import { ADMIN, adminAuth, assertError, basic, call, createUser, type Reply, startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 
@@ -17,14 +17,6 @@ after(async () => {
 
 const as = (login: string, password: string) => ({ authorization: basic(login, password) });
 const asAdmin = (method: string, path: string, body?: unknown) => call(server, method, path, { headers: adminAuth, body });
-
-function assertError(res: Reply, status: number, code: string, messagePart?: RegExp): void {
-  assert.equal(res.status, status, res.text);
-  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'message']);
-  assert.equal(res.body.code, code);
-  assert.equal(typeof res.body.message, 'string');
-  if (messagePart) assert.match(res.body.message, messagePart);
-}
 
 /** No key that looks like a secret, and none of the given secret values, anywhere in the body. */
 function assertNoSecrets(body: unknown, ...secrets: string[]): void {

@@ -1,5 +1,6 @@
 // Starts the real server (real SQLite file in a fresh temp dir, real HTTP on a loopback port)
 // and speaks to it as a client does.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,3 +128,12 @@ export async function createUser(server: TestServer, user: Record<string, unknow
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The answer is the API's error: the status, and a body of exactly {code, message}. */
+export function assertError(res: Reply, status: number, code: string, messagePart?: RegExp): void {
+  assert.equal(res.status, status, res.text);
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'message']);
+  assert.equal(res.body.code, code);
+  assert.equal(typeof res.body.message, 'string');
+  if (messagePart) assert.match(res.body.message, messagePart);
+}

@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BulkJob, CatalogStore, CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { idList } from '../entities/entity-input.js';
+import { checkPropertyType, idList } from '../entities/entity-input.js';
 import type { ObjectSearch } from '../entities/object-search.js';
 import type { ObjectsService } from '../entities/objects-service.js';
 import type { PropertiesService } from '../entities/properties-service.js';
@@ -53,6 +53,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
     if (typeof name !== 'string' || name === '' || name.length > 256) throw badRequest(`${where}.name: a non-empty string`);
     if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v))) throw badRequest(`${where}.value: a string`);
     if (type_id !== undefined && !Number.isInteger(type_id)) throw badRequest(`${where}.type_id: an integer`);
+    if (type_id !== undefined) checkPropertyType(type_id as number, `${where}.`);
     return { name, value: v as PropertyInputT['value'], type_id: type_id as number | undefined };
   }
 

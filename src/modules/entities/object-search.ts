@@ -11,8 +11,11 @@ import { badRequest } from '../../http/errors.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
 import type { Catalog, MemObject } from '../catalog/catalog.js';
 import { idOf } from './entity-input.js';
+import { objectView } from './views.js';
 
 const SLICE = 10_000;
+const PARENTS: ReadonlySet<string> = new Set(['parent_id']);
+const PATH_AND_PARENTS: ReadonlySet<string> = new Set(['parent_id', 'path']);
 
 export interface MatchOptions {
   /** Only objects the actor may change (bulk), not merely see (search). */
@@ -51,9 +54,25 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
     return catalog.objects.values();
   }
 
+  /**
+   * What the criteria are tested against: the object as the actor sees it. Only when needed
+   * (a restricted actor, or criteria naming `path`) is a copy made: with hidden parents left
+   * out, so a search cannot reveal them, and with its `path`.
+   */
+  function documentFor(actor: EntityActor, criteria: Record<string, unknown>): (o: MemObject) => MemObject {
+    const wantsPath = JSON.stringify(criteria).includes('"path"');
+    if (actor.visibility.all && !wantsPath) return (o) => o;
+    return (o) => {
+      const record = objectView(catalog, actor, o, wantsPath ? PATH_AND_PARENTS : PARENTS);
+      return { ...o, ...record } as MemObject;
+    };
+  }
+
   /** Every object matching `criteria` that the actor may see (or change), in id order. */
   async function match(actor: EntityActor, criteria: Record<string, unknown>, options: MatchOptions = {}): Promise<MemObject[]> {
-    const test = compile(criteria);
+    const compiled = compile(criteria);
+    const doc = documentFor(actor, criteria);
+    const test = (o: MemObject) => compiled(doc(o));
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;
