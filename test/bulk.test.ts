@@ -112,6 +112,31 @@ describe('operations', () => {
     assert.deepEqual(again.errors, []);
   });
 
+  it('several operations on the same object all take effect; a later one of the same kind wins', async () => {
+    const tag = (await asAdmin('POST', '/tags', { name: 'bulk-several' })).body.id;
+    const g = await group('bs', 2);
+    const st = await runBulk({
+      search: { parent_id: g.id },
+      bulk: [
+        { modify: { name: 'first' } },
+        { modify: { tags: [tag] } },
+        { 'properties.createOrModify': { name: 'env', value: 'test' } },
+        { 'properties.createOrModify': { name: 'env', value: 'prod' } },
+        { 'properties.createOrModify': { name: 'team', value: 'ops' } },
+      ],
+    });
+    assert.deepEqual(st.errors, []);
+    assert.equal(st.changed, 2);
+    for (const id of g.kids) {
+      const o = await getObject(id);
+      assert.equal(o.name, 'first', 'the tags operation did not undo the name');
+      assert.deepEqual(o.tags, [tag]);
+      assert.equal(propValue(o, 'env'), 'prod');
+      assert.equal(propValue(o, 'team'), 'ops');
+      assert.equal(o.properties.filter((p: { name: string }) => p.name === 'env').length, 1);
+    }
+  });
+
   it('modify parent_id moves the matched objects', async () => {
     const g = await group('bmove', 2);
     const target = await create({ name: 'bmove-target' });

@@ -4,6 +4,7 @@
 // changes as one batch, so the bulk changes every object or none. Jobs are stored, so their
 // result outlives a restart; a job cut short by a stop changed nothing and says so.
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BulkJob, CatalogStore, CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
@@ -20,6 +21,26 @@ import type { SettingsService } from '../entities/settings-service.js';
 const BULK_MODIFIABLE = new Set(['name', 'client_data', 'tags', 'parent_id']);
 const SETTING_OPS: readonly SettingKind[] = ['stateConditions', 'stateTriggers', 'incidentConditions'];
 const PROPERTY_OP = 'properties.createOrModify';
+
+/** Objects prepared between two yields to the event loop. */
+const PREPARE_SLICE = 2000;
+
+/**
+ * The operations folded into one change per object: all `modify` fields (a later one wins),
+ * properties by name (a later one wins) and one document per setting. Applied one by one, a
+ * second operation would start from the object as it was, undoing the first.
+ */
+function merge(ops: Operation[]): { patch?: PatchObjectInput; props: PropertyInputT[]; settings: Map<SettingKind, unknown[]> } {
+  let patch: PatchObjectInput | undefined;
+  const props = new Map<string, PropertyInputT>();
+  const docs = new Map<SettingKind, unknown[]>();
+  for (const op of ops) {
+    if (op.kind === 'modify') patch = { ...patch, ...op.patch };
+    else if (op.kind === 'property') for (const p of op.props) props.set(p.name, p);
+    else docs.set(op.setting, op.doc);
+  }
+  return { patch, props: [...props.values()], settings: docs };
+}
 
 /** One checked operation, ready to apply to any matched object. */
 type Operation =
@@ -115,25 +136,25 @@ export function createBulkService({ catalog, store, search, objects, properties,
       const matched = await search.match(actor, criteria, { changeable: true, progress: (n) => (job.matched = n) });
       job.matched = matched.length;
       await save(job);
-      job.changed = await catalog.mutate(() => {
+      const plan = merge(ops);
+      job.changed = await catalog.mutate(async () => {
         const now = clock();
         const writes: CatalogWrite[] = [];
         let changed = 0;
-        for (const m of matched) {
+        for (const [i, m] of matched.entries()) {
+          // Objects deleted since they matched are skipped.
+          const o = catalog.objects.get(m.id);
           const before = writes.length;
-          for (const op of ops) {
-            const o = catalog.objects.get(m.id);
-            if (!o) break; // deleted since it matched
-            if (op.kind === 'modify') {
-              const change = objects.changeWrites(actor, o, op.patch, now);
-              if (change) writes.push(...change.writes);
-            } else if (op.kind === 'property') {
-              for (const p of op.props) writes.push(...properties.createOrModifyWrites(actor, o, p, now, `object ${o.id}: `));
-            } else {
-              writes.push(...settings.putWrites(actor, o, op.setting, op.doc, now));
-            }
-          }
+          if (o && plan.patch) writes.push(...(objects.changeWrites(actor, o, plan.patch, now)?.writes ?? []));
+          if (o) for (const p of plan.props) writes.push(...properties.createOrModifyWrites(actor, o, p, now, `object ${o.id}: `));
+          if (o) for (const [kind, doc] of plan.settings) writes.push(...settings.putWrites(actor, o, kind, doc, now));
           if (writes.length > before) changed++;
+          // The count grows while a large bulk is prepared; other requests are served meanwhile
+          // (changes wait their turn, so the catalog cannot move under the bulk).
+          if ((i + 1) % PREPARE_SLICE === 0) {
+            job.changed = changed;
+            await yieldToEventLoop();
+          }
         }
         return { writes, result: changed };
       });
