@@ -1,0 +1,484 @@
+// The entity API at scale: 100,000 objects and 100,000 links, seeded straight into SQLite
+// (far faster than 100k HTTP requests), then the real server started as a child process on
+// that data dir and asked, one request at a time as a client does, for pages, lookups,
+// searches, paths and a bulk over 10,000 objects. Prints p50/p99/max per route, the start-up
+// time (next to a start on an empty data dir, and the catalog load timed in this process),
+// the server's memory (VmRSS, VmHWM of the child), and the goals: p99 < 50 ms for every page
+// and lookup, RSS < 512 MB (a MISS is printed, the exit code stays 0).
+//   npm run bench:entities
+//   OBJECTS=5000 LINKS=5000 npm run bench:entities      (a quick run)
+// Other knobs (environment): SAMPLES (200 per route), WARMUP (20), BULK_RUNS (5), SEED (42).
+//
+// Shape: root "1" → 10 groups ("big" and dc1..dc9). "big" has min(10,000, OBJECTS/10)
+// children; dc1..dc9 share the other objects, every 20th of those also under the next dc
+// (two parents). Each object has the properties ip and role. Each link joins two children of
+// the same group, so it is listed under that group's children/links.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Catalog } from '../src/modules/catalog/catalog.js';
+import type { CatalogWrite } from '../src/storage/catalog-types.js';
+import { openSqliteStorage, SQLITE_FILE } from '../src/storage/sqlite/open-sqlite.js';
+
+const envInt = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, not ${raw}`);
+  return n;
+};
+
+const GROUPS = 10;
+const OBJECTS = envInt('OBJECTS', 100_000); // the 10 groups included, the root not
+const LINKS = envInt('LINKS', 100_000);
+const SAMPLES = Math.max(1, envInt('SAMPLES', 200));
+const WARMUP = envInt('WARMUP', 20);
+const BULK_RUNS = Math.max(1, envInt('BULK_RUNS', 5));
+const SEED = envInt('SEED', 42);
+const BATCH = 10_000;
+const GOAL_P99_MS = 50;
+const GOAL_RSS_MB = 512;
+if (OBJECTS < GROUPS + 20) throw new Error(`OBJECTS must be at least ${GROUPS + 20}`);
+
+const LEAVES = OBJECTS - GROUPS;
+const BIG_CHILDREN = Math.min(10_000, Math.floor(OBJECTS / 10));
+const BIG_ID = '2';
+const FIRST_LEAF_ID = 2 + GROUPS; // root 1, groups 2..11
+const PASSWORD = 'bench-password';
+const AUTH = 'Basic ' + Buffer.from(`admin:${PASSWORD}`).toString('base64');
+const root = new URL('..', import.meta.url).pathname;
+
+// mulberry32: the same data set on every run with the same SEED.
+let seed = SEED >>> 0;
+const random = (): number => {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const randomInt = (n: number): number => Math.floor(random() * n); // 0 ≤ r < n
+
+const leafId = (k: number): string => String(FIRST_LEAF_ID + k);
+/** Group index (0 = big) of leaf k's first parent. */
+const groupOf = (k: number): number => (k < BIG_CHILDREN ? 0 : 1 + ((k - BIG_CHILDREN) % (GROUPS - 1)));
+/** Group index of leaf k's second parent, if it has one. */
+const secondGroupOf = (k: number): number | undefined => (k >= BIG_CHILDREN && k % 20 === 0 ? 1 + (groupOf(k) % (GROUPS - 1)) : undefined);
+const hostName = (k: number): string => `host-${String(k).padStart(5, '0')}.dc${groupOf(k)}.example.net`;
+const ipOf = (k: number): string => `10.${groupOf(k)}.${(k >> 8) & 255}.${k & 255}`;
+const ROLES = ['web', 'db', 'cache', 'queue', 'lb'];
+
+// ---------------------------------------------------------------- seeding
+
+interface Seeded {
+  ms: number;
+  writes: number;
+  batches: number;
+  props: number;
+  multiParent: number;
+  linksInBig: number;
+  dbBytes: number;
+}
+
+async function seedCatalog(dir: string): Promise<Seeded> {
+  const storage = openSqliteStorage(dir);
+  const now = Date.now();
+  let writes: CatalogWrite[] = [];
+  let total = 0;
+  let batches = 0;
+  const flush = async (force = false) => {
+    if (writes.length === 0 || (!force && writes.length < BATCH)) return;
+    await storage.catalog.apply(writes);
+    total += writes.length;
+    batches++;
+    writes = [];
+  };
+  let propId = 0;
+  const prop = (entity: string, name: string, value: string): CatalogWrite => ({
+    op: 'putProp', row: { id: String(++propId), entity_id: entity, name, value, type_id: 3, created: now, updated: now },
+  });
+  const object = (id: string, name: string, classId: string, parents: string[]): CatalogWrite => ({
+    op: 'putObject',
+    row: { id, name, class_id: classId, state_id: 1, owner_id: '1', client_data: '', discovery_id: null, parent_id: parents, tags: [], created: now, updated: now },
+  });
+  try {
+    const members: string[][] = Array.from({ length: GROUPS }, () => []);
+    for (let g = 0; g < GROUPS; g++) writes.push(object(String(2 + g), g === 0 ? 'big' : `dc${g}`, '1', ['1']));
+    let multiParent = 0;
+    for (let k = 0; k < LEAVES; k++) {
+      const id = leafId(k);
+      const g = groupOf(k);
+      const g2 = secondGroupOf(k);
+      const parents = [String(2 + g)];
+      members[g]!.push(id);
+      if (g2 !== undefined) {
+        parents.push(String(2 + g2));
+        members[g2]!.push(id);
+        multiParent++;
+      }
+      writes.push(object(id, hostName(k), '2', parents), prop(id, 'ip', ipOf(k)), prop(id, 'role', ROLES[k % ROLES.length]!));
+      await flush();
+    }
+    // Links: a random object, and a random other child of its first parent.
+    let nextId = FIRST_LEAF_ID + LEAVES;
+    let linksInBig = 0;
+    for (let j = 0; j < LINKS; j++) {
+      const k = randomInt(LEAVES);
+      const g = groupOf(k);
+      const group = members[g]!;
+      const source = leafId(k);
+      let target = source;
+      while (target === source) target = group[randomInt(group.length)]!;
+      if (g === 0) linksInBig++;
+      writes.push({
+        op: 'putLink',
+        row: { id: String(nextId++), name: `link-${j}`, source, target, class_id: null, state_id: 1, owner_id: '1', client_data: '', tags: [], operations: [], created: now, updated: now },
+      });
+      await flush();
+    }
+    await flush(true);
+    return { ms: 0, writes: total, batches, props: propId, multiParent, linksInBig, dbBytes: 0 };
+  } finally {
+    await storage.close();
+  }
+}
+
+async function seedAndMeasure(dir: string): Promise<Seeded> {
+  const start = performance.now();
+  const s = await seedCatalog(dir);
+  s.ms = performance.now() - start;
+  s.dbBytes = statSync(join(dir, SQLITE_FILE)).size;
+  return s;
+}
+
+/** The part of start-up the catalog costs, timed in this process: read the store, build the catalog. */
+async function timeCatalogLoad(dir: string): Promise<{ storeMs: number; totalMs: number }> {
+  const storage = openSqliteStorage(dir);
+  try {
+    let t0 = performance.now();
+    await storage.catalog.load();
+    const storeMs = performance.now() - t0;
+    t0 = performance.now();
+    await Catalog.load(storage.catalog); // reads the store again, then builds
+    return { storeMs, totalMs: performance.now() - t0 };
+  } finally {
+    await storage.close();
+  }
+}
+
+// ---------------------------------------------------------------- the server
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  startMs: number;
+  /** What the server wrote on stderr (its warn+ log lines). */
+  log: string[];
+}
+
+const children = new Set<ChildProcess>();
+const dirs: string[] = [];
+
+function startServer(dataDir: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    // PORT=0: main prints the port it was given by the OS in its "running at" line.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const log: string[] = [];
+    let out = '';
+    let ready = false;
+    const timeout = setTimeout(() => {
+      reject(new Error(`server not ready after 300 s:\n${out}\n${log.join('\n')}`));
+      child.kill('SIGKILL');
+    }, 300_000);
+    child.stderr!.on('data', (d: Buffer) => log.push(...d.toString().split('\n').filter((l) => l.trim() !== '')));
+    child.stdout!.on('data', (d: Buffer) => {
+      if (ready) return;
+      out += d.toString();
+      const m = out.match(/running at (http:\/\/[^/\s]+)\//);
+      if (m) {
+        ready = true;
+        clearTimeout(timeout);
+        resolve({ child, base: `${m[1]}/node/api`, startMs: performance.now() - t0, log });
+      }
+    });
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      clearTimeout(timeout);
+      if (!ready) reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${out}\n${log.join('\n')}`));
+    });
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Memory {
+  rssMb: number;
+  peakMb: number;
+}
+
+function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+// ---------------------------------------------------------------- the client
+
+interface Req {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+interface Answer {
+  ms: number;
+  status: number;
+  bytes: number;
+  json: unknown;
+}
+
+/** One request; the time covers sending it and reading the whole answer (not parsing it). */
+async function request(base: string, r: Req): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: AUTH };
+  if (r.body !== undefined) headers['content-type'] = 'application/json';
+  const t0 = performance.now();
+  const res = await fetch(base + r.path, { method: r.method, headers, body: r.body === undefined ? undefined : JSON.stringify(r.body) });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // left as text
+  }
+  return { ms, status: res.status, bytes: Buffer.byteLength(text), json };
+}
+
+async function ok(base: string, r: Req): Promise<Answer> {
+  const a = await request(base, r);
+  if (a.status < 200 || a.status > 299) throw new Error(`${r.method} ${r.path} → ${a.status} ${JSON.stringify(a.json).slice(0, 300)}`);
+  return a;
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+const fmt = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)).padStart(7);
+
+interface Stats {
+  title: string;
+  goal: boolean;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const results: Stats[] = [];
+/** The measured server's pid: each result line shows its memory (RSS/peak) after the route ran. */
+let serverPid: number | undefined;
+
+function report(title: string, goal: boolean, times: number[], extra: string): Stats {
+  const sorted = [...times].sort((a, b) => a - b);
+  const s: Stats = { title, goal, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1]! };
+  results.push(s);
+  const mem = serverPid === undefined ? undefined : memoryOf(serverPid);
+  const rss = mem ? `${mem.rssMb.toFixed(0)}/${mem.peakMb.toFixed(0)}`.padStart(10) : '';
+  console.log(`  ${title.padEnd(62)} ${fmt(s.p50)} ${fmt(s.p99)} ${fmt(s.max)} ${rss}   ${extra}`);
+  return s;
+}
+
+/** WARMUP requests, then SAMPLES timed ones, one after another. */
+async function measure(base: string, title: string, goal: boolean, make: () => Req, samples = SAMPLES): Promise<void> {
+  for (let i = 0; i < WARMUP; i++) await ok(base, make());
+  const times: number[] = [];
+  let items = 0;
+  let bytes = 0;
+  for (let i = 0; i < samples; i++) {
+    const a = await ok(base, make());
+    times.push(a.ms);
+    items += Array.isArray(a.json) ? a.json.length : 1;
+    bytes += a.bytes;
+  }
+  report(title, goal, times, `${(items / samples).toFixed(items % samples ? 1 : 0)} items, ${(bytes / samples / 1024).toFixed(1)} KiB avg`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- the run
+
+let cleaning: Promise<void> | undefined;
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    await Promise.all([...children].map(stopServer));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  })());
+process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)));
+
+const mb = (m: number) => `${m.toFixed(0)} MB`;
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+
+try {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
+  const dirty = git(['status', '--porcelain', '--', 'src']) !== '' ? ' (src/ has uncommitted changes)' : '';
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; ` +
+    `commit ${commit}${dirty}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`sizes: ${OBJECTS} objects (${GROUPS} groups + ${LEAVES} hosts; "big" has ${BIG_CHILDREN} children), ${LINKS} links; ` +
+    `${SAMPLES} samples per route after ${WARMUP} warm-up requests, sequential, keep-alive; ${BULK_RUNS} bulk runs; seed ${SEED}`);
+
+  // Start-up on an empty data dir: what starting costs without a catalog (node, tsx, the app).
+  // The first start fills tsx's cache of compiled files and is not counted; start-up time
+  // varies from run to run on a shared host, so the quicker of the next two counts.
+  const emptyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-empty-'));
+  dirs.push(emptyDir);
+  await stopServer((await startServer(emptyDir)).child);
+  let emptyMs = Infinity;
+  let emptyMem: Memory | undefined;
+  for (let i = 0; i < 2; i++) {
+    const s = await startServer(emptyDir);
+    emptyMs = Math.min(emptyMs, s.startMs);
+    emptyMem = memoryOf(s.child.pid!);
+    await stopServer(s.child);
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-'));
+  dirs.push(dataDir);
+  const seeded = await seedAndMeasure(dataDir);
+  console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${OBJECTS} objects (${seeded.multiParent} with two parents), ${LINKS} links ` +
+    `(${seeded.linksInBig} under "big"), ${seeded.props} properties; ${seeded.writes} writes in ${seeded.batches} batches; ` +
+    `database ${(seeded.dbBytes / 2 ** 20).toFixed(0)} MiB`);
+
+  const load = await timeCatalogLoad(dataDir);
+  console.log(`catalog load in this process: ${(load.totalMs / 1000).toFixed(2)} s (reading the store ${(load.storeMs / 1000).toFixed(2)} s)`);
+
+  // Seeded: started twice as well (the second server is the one measured); the quicker counts.
+  const first = await startServer(dataDir);
+  const firstMs = first.startMs;
+  await stopServer(first.child);
+  const server = await startServer(dataDir);
+  const seededMs = Math.min(firstMs, server.startMs);
+  const pid = server.child.pid!;
+  const startMem = memoryOf(pid);
+  console.log(`start-up: ${(seededMs / 1000).toFixed(2)} s on the seeded data dir (starts took ${(firstMs / 1000).toFixed(2)} and ` +
+    `${(server.startMs / 1000).toFixed(2)} s), ${(emptyMs / 1000).toFixed(2)} s on an empty one; catalog load ≈ ${((seededMs - emptyMs) / 1000).toFixed(2)} s`);
+  console.log(`server RSS after start: ${mb(startMem.rssMb)}, peak while starting ${mb(startMem.peakMb)} (empty data dir: ${mb(emptyMem!.rssMb)})`);
+
+  const { base } = server;
+  /** How many items a listing has, paging through it 10,000 (the maximum limit) at a time. */
+  const count = async (path: string) => {
+    let n = 0;
+    for (;;) {
+      const page = (await ok(base, { method: 'GET', path: `${path}?limit=10000&skip=${n}` })).json as unknown[];
+      n += page.length;
+      if (page.length < 10_000) return n;
+    }
+  };
+  const rootEntities = await count('/entities');
+  const bigEntities = await count(`/entities/${BIG_ID}/children`);
+  const bigLinks = await count(`/objects/${BIG_ID}/children/links`);
+  const allObjects = await count('/objects');
+  if (rootEntities !== GROUPS || bigLinks !== seeded.linksInBig || bigEntities !== BIG_CHILDREN + bigLinks || allObjects !== OBJECTS + 1) {
+    throw new Error(`the server does not list what was seeded: /entities ${rootEntities}, big's links ${bigLinks} of ${seeded.linksInBig}, ` +
+      `big's entities ${bigEntities}, objects ${allObjects} of ${OBJECTS + 1}`);
+  }
+  const skipIn = (n: number) => randomInt(Math.max(1, n - 100 + 1));
+  const randomLeaf = () => randomInt(LEAVES);
+
+  serverPid = pid;
+  console.log(`\n  ${'ms'.padEnd(62)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'RSS/peak MB'.padStart(10)}`);
+  console.log('  pages and lookups (goal p99 < 50 ms):');
+  await measure(base, `GET /entities?limit=100&skip=0..${rootEntities - 1} (root: groups)`, true,
+    () => ({ method: 'GET', path: `/entities?limit=100&skip=${randomInt(rootEntities)}` }));
+  await measure(base, `GET /entities/big/children?limit=100&skip=rand (${bigEntities})`, true,
+    () => ({ method: 'GET', path: `/entities/${BIG_ID}/children?limit=100&skip=${skipIn(bigEntities)}` }));
+  await measure(base, `GET /objects?limit=100&skip=rand (${allObjects})`, true,
+    () => ({ method: 'GET', path: `/objects?limit=100&skip=${skipIn(allObjects)}` }));
+  await measure(base, `GET /objects/big/children?limit=100&skip=rand (${BIG_CHILDREN})`, true,
+    () => ({ method: 'GET', path: `/objects/${BIG_ID}/children?limit=100&skip=${skipIn(BIG_CHILDREN)}` }));
+  await measure(base, `GET /objects/big/children/links?limit=100&skip=rand (${bigLinks})`, true,
+    () => ({ method: 'GET', path: `/objects/${BIG_ID}/children/links?limit=100&skip=${skipIn(bigLinks)}` }));
+  await measure(base, 'GET /objects/:id (random)', true, () => ({ method: 'GET', path: `/objects/${leafId(randomLeaf())}` }));
+  await measure(base, 'GET /objects/:id?fields=name,properties (random)', true,
+    () => ({ method: 'GET', path: `/objects/${leafId(randomLeaf())}?fields=name,properties` }));
+  await measure(base, 'GET /objects/:id/paths (random)', true, () => ({ method: 'GET', path: `/objects/${leafId(randomLeaf())}/paths` }));
+
+  console.log('  whole lists and searches (no goal):');
+  await measure(base, `GET /objects/big/children (all ${BIG_CHILDREN})`, false, () => ({ method: 'GET', path: `/objects/${BIG_ID}/children` }));
+  const search = (criteria: Record<string, unknown>, options: Record<string, unknown> = { limit: 100 }): Req =>
+    ({ method: 'POST', path: '/objects/search', body: { search: criteria, options } });
+  await measure(base, "search name $regex '^host-0421' /i (selective), limit 100", false,
+    () => search({ name: { $regex: '^host-0421', $options: 'i' } }));
+  await measure(base, "search name $regex '\\.example\\.net$' /i (broad), limit 100", false,
+    () => search({ name: { $regex: '\\.example\\.net$', $options: 'i' } }));
+  await measure(base, 'search broad regex, sort {name:1}, limit 100', false,
+    () => search({ name: { $regex: '\\.example\\.net$', $options: 'i' } }, { limit: 100, sort: { name: 1 } }));
+  await measure(base, 'search properties $elemMatch {ip} (random, 1 match)', false,
+    () => search({ properties: { $elemMatch: { name: 'ip', value: ipOf(randomLeaf()) } } }));
+  await measure(base, 'search properties $elemMatch {role:db}, limit 100', false,
+    () => search({ properties: { $elemMatch: { name: 'role', value: 'db' } } }));
+
+  // Bulk: POST, then GET /bulk/:id until finished. A second client meanwhile looks objects up
+  // one after another, to show how long the server stops answering while a bulk applies.
+  const bulkTimes: number[] = [];
+  const duringBulk: number[] = [];
+  let bulkInfo = '';
+  for (let run = 1; run <= BULK_RUNS; run++) {
+    let busy = true;
+    const prober = (async () => {
+      while (busy) duringBulk.push((await ok(base, { method: 'GET', path: `/objects/${leafId(randomLeaf())}` })).ms);
+    })();
+    const t0 = performance.now();
+    const started = (await ok(base, {
+      method: 'POST', path: '/bulk/objects',
+      body: { search: { parent_id: BIG_ID }, bulk: [{ 'properties.createOrModify': { name: 'env', value: `prod-${run}` } }] },
+    })).json as { bulkId: string; finished: boolean };
+    let status = { finished: started.finished } as { finished: boolean; matched?: number; changed?: number; errors?: string[] };
+    while (!status.finished || status.matched === undefined) {
+      if (!status.finished) await sleep(10);
+      status = (await ok(base, { method: 'GET', path: `/bulk/${started.bulkId}` })).json as typeof status;
+    }
+    bulkTimes.push(performance.now() - t0);
+    busy = false;
+    await prober;
+    if (status.errors?.length || status.changed !== BIG_CHILDREN) {
+      throw new Error(`bulk ${run}: matched ${status.matched}, changed ${status.changed}, errors ${JSON.stringify(status.errors)}`);
+    }
+    bulkInfo = `${status.matched} matched, ${status.changed} changed per run (run 1 creates "env", later runs change it)`;
+  }
+  report(`bulk createOrModify on big's ${BIG_CHILDREN} children (POST→finished)`, false, bulkTimes,
+    `runs ${bulkTimes.map((t) => t.toFixed(0)).join(', ')} ms; ${bulkInfo}`);
+  report('GET /objects/:id while the bulks ran', false, duringBulk, `${duringBulk.length} requests`);
+
+  const endMem = memoryOf(pid);
+  console.log(`\nserver RSS after the measurements: ${mb(endMem.rssMb)} (peak ${mb(endMem.peakMb)})`);
+  if (server.log.length > 0) {
+    console.log(`server log (warn and above): ${server.log.length} lines; first ones:`);
+    for (const l of server.log.slice(0, 5)) console.log(`  ${l.slice(0, 300)}`);
+  } else {
+    console.log('server log (warn and above): nothing');
+  }
+
+  console.log(`\ngoals (${OBJECTS} objects, ${LINKS} links):`);
+  for (const r of results.filter((x) => x.goal)) {
+    console.log(`  ${verdict(r.p99 < GOAL_P99_MS)}  p99 ${fmt(r.p99).trim()} ms < ${GOAL_P99_MS} ms   ${r.title}`);
+  }
+  console.log(`  ${verdict(startMem.rssMb < GOAL_RSS_MB)}  RSS ${mb(startMem.rssMb)} < ${GOAL_RSS_MB} MB   after start`);
+  console.log(`  ${verdict(endMem.rssMb < GOAL_RSS_MB)}  RSS ${mb(endMem.rssMb)} < ${GOAL_RSS_MB} MB   after the measurements`);
+  console.log(`  ${verdict(startMem.peakMb < GOAL_RSS_MB)}  RSS ${mb(startMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) while starting`);
+  console.log(`  ${verdict(endMem.peakMb < GOAL_RSS_MB)}  RSS ${mb(endMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) over the whole run`);
+} finally {
+  await cleanUp();
+}
