@@ -84,6 +84,26 @@ describe('EntityGraph', () => {
     assert.deepEqual([...g.linksAmongChildren('c')], []);
   });
 
+  it('keeps the links of each object as ends move, links change and parents go', () => {
+    const g = sample();
+    // d moves out from under a: c–d no longer belongs to a; e–d never belonged anywhere.
+    g.setParents('d', ['b']);
+    assert.deepEqual([...g.linksAmongChildren('a')], []);
+    // d joins c under a second parent p: c–d belongs to p.
+    g.addObject('p', [ROOT_ID]);
+    g.setParents('c', ['a', 'p']);
+    g.setParents('d', ['b', 'p']);
+    assert.deepEqual([...g.linksAmongChildren('p')], ['l1']);
+    g.setLinkEnds('l1', 'd', 'c');
+    assert.deepEqual([...g.linksAmongChildren('p')], ['l1']);
+    g.removeLink('l1');
+    assert.deepEqual([...g.linksAmongChildren('p')], []);
+    g.addLink('l9', 'c', 'd');
+    g.removeObject('p');
+    assert.deepEqual([...g.linksAmongChildren('p')], []);
+    assert.equal(g.hasLink('l9'), true, 'the ends survive under their other parents');
+  });
+
   it('collects descendants of several roots, ignoring unknown ids', () => {
     const g = sample();
     assert.deepEqual(new Set(g.descendants(['c', 'b', 'zzz'])), new Set(['c', 'e', 'b', 'd']));

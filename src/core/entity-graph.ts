@@ -21,6 +21,12 @@ export class EntityGraph {
   private readonly links = new Map<string, LinkEnds>();
   /** Links by either end, so an object's links are found without a scan. */
   private readonly linksByObject = new Map<string, Set<string>>();
+  /**
+   * Links by the objects they belong to (the common parents of their ends), kept as the tree
+   * changes, so a page of an object's links is read off a set instead of found by a walk
+   * over every child's links.
+   */
+  private readonly linksUnder = new Map<string, Set<string>>();
   /** Bumped on every change of shape; caches of derived sets (visibility) key on it. */
   version = 0;
 
@@ -65,29 +71,37 @@ export class EntityGraph {
     return this.linksByObject.get(id) ?? EMPTY;
   }
 
-  /** Adds an object under `parents` (all must exist, except for the root, which has none). */
+  /**
+   * Adds an object under `parents` (all must exist, except for the root, which has none).
+   * The graph keeps the array it is given: callers treat parent lists as immutable.
+   */
   addObject(id: string, parents: readonly string[]): void {
-    this.parents.set(id, [...parents]);
+    this.parents.set(id, parents as string[]);
     for (const p of parents) this.childSet(p).add(id);
     this.version++;
   }
 
   setParents(id: string, parents: readonly string[]): void {
+    const links = [...this.linksOfObject(id)];
+    for (const l of links) this.unindexLink(l);
     for (const p of this.parentsOf(id)) this.children.get(p)?.delete(id);
-    this.parents.set(id, [...parents]);
+    this.parents.set(id, parents as string[]);
     for (const p of parents) this.childSet(p).add(id);
+    for (const l of links) this.indexLink(l);
     this.version++;
   }
 
   removeObject(id: string): void {
+    for (const l of [...this.linksOfObject(id)]) this.removeLink(l);
     for (const p of this.parentsOf(id)) this.children.get(p)?.delete(id);
     for (const c of this.childrenOf(id)) {
       const rest = this.parentsOf(c).filter((p) => p !== id);
       this.parents.set(c, rest);
     }
+    // Links among its children belonged to it (and still belong to their other common parents).
+    this.linksUnder.delete(id);
     this.parents.delete(id);
     this.children.delete(id);
-    for (const l of [...this.linksOfObject(id)]) this.removeLink(l);
     this.linksByObject.delete(id);
     this.version++;
   }
@@ -96,6 +110,7 @@ export class EntityGraph {
     this.links.set(id, { source, target });
     this.linkSet(source).add(id);
     this.linkSet(target).add(id);
+    this.indexLink(id);
     this.version++;
   }
 
@@ -107,10 +122,31 @@ export class EntityGraph {
   removeLink(id: string): void {
     const ends = this.links.get(id);
     if (!ends) return;
+    this.unindexLink(id);
     this.linksByObject.get(ends.source)?.delete(id);
     this.linksByObject.get(ends.target)?.delete(id);
     this.links.delete(id);
     this.version++;
+  }
+
+  /** The objects a link belongs to: the common parents of its two ends. */
+  private ownersOf(id: string): string[] {
+    const ends = this.links.get(id);
+    if (!ends) return [];
+    const targetParents = this.parentsOf(ends.target);
+    return this.parentsOf(ends.source).filter((p) => targetParents.includes(p));
+  }
+
+  private indexLink(id: string): void {
+    for (const p of this.ownersOf(id)) {
+      let set = this.linksUnder.get(p);
+      if (!set) this.linksUnder.set(p, (set = new Set()));
+      set.add(id);
+    }
+  }
+
+  private unindexLink(id: string): void {
+    for (const p of this.ownersOf(id)) this.linksUnder.get(p)?.delete(id);
   }
 
   /** True when giving `id` these parents would make it its own ancestor. */
@@ -191,19 +227,9 @@ export class EntityGraph {
     return out;
   }
 
-  /**
-   * Links whose two ends are both children of `id`: the links that belong to that object.
-   * Produced lazily (by source child, then link id), so a page costs only what it shows.
-   */
-  *linksAmongChildren(id: string): Generator<string> {
-    const kids = this.childrenOf(id);
-    for (const c of kids) {
-      for (const l of this.linksOfObject(c)) {
-        const ends = this.links.get(l)!;
-        // Each link is produced once: at its source.
-        if (ends.source === c && kids.has(ends.target)) yield l;
-      }
-    }
+  /** Links whose two ends are both children of `id`: the links that belong to that object. */
+  linksAmongChildren(id: string): ReadonlySet<string> {
+    return this.linksUnder.get(id) ?? EMPTY;
   }
 
   private childSet(id: string): Set<string> {
