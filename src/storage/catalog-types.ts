@@ -124,7 +124,7 @@ export type CatalogWrite =
   | { op: 'putLink'; row: LinkRow; tags?: boolean }
   | { op: 'deleteEntities'; ids: string[] }
   | { op: 'putProp'; row: PropRow }
-  | { op: 'deleteProp'; id: string }
+  | { op: 'deleteProp'; id: string; entityId: string }
   | { op: 'putSetting'; row: SettingRow }
   | { op: 'deleteSetting'; entityId: string; kind: SettingKind }
   | { op: 'putTag'; row: TagRow }

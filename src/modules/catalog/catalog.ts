@@ -30,7 +30,6 @@ export class Catalog {
   readonly graph = new EntityGraph();
   readonly objects = new Map<string, MemObject>();
   readonly links = new Map<string, MemLink>();
-  readonly props = new Map<string, PropRow>();
   readonly settings = new Map<string, Map<SettingKind, SettingRow>>();
   readonly tags = new Map<string, TagRow>();
   readonly classes = new Map<string, ClassRow>();
@@ -53,19 +52,18 @@ export class Catalog {
     for (const t of snap.tags) catalog.tags.set(t.id, t);
     // Parents come before children in id order except after re-parenting, so objects are
     // added first and their parent edges after.
-    for (const o of snap.objects) catalog.objects.set(o.id, { ...o, entityType: 1, properties: [] });
+    // The loaded rows become the catalog's records in place: a copy of each would double
+    // the memory a large catalog needs while it loads.
+    for (const o of snap.objects) catalog.objects.set(o.id, Object.assign(o, { entityType: 1 as const, properties: [] }));
     for (const o of snap.objects) {
       catalog.graph.addObject(o.id, o.parent_id);
       if (o.discovery_id !== null) catalog.discovery.set(o.discovery_id, o.id);
     }
     for (const l of snap.links) {
-      catalog.links.set(l.id, { ...l, entityType: 2, properties: [] });
+      catalog.links.set(l.id, Object.assign(l, { entityType: 2 as const, properties: [] }));
       catalog.graph.addLink(l.id, l.source, l.target);
     }
-    for (const p of snap.props) {
-      catalog.props.set(p.id, p);
-      catalog.entity(p.entity_id)?.properties.push(p);
-    }
+    for (const p of snap.props) catalog.entity(p.entity_id)?.properties.push(p);
     for (const s of snap.settings) catalog.settingsOf(s.entity_id, true)!.set(s.kind, s);
     return catalog;
   }
@@ -136,7 +134,6 @@ export class Catalog {
           deleted.push(...w.ids);
           break;
         case 'putProp': {
-          this.props.set(w.row.id, w.row);
           const list = this.entity(w.row.entity_id)?.properties;
           if (list) {
             const at = list.findIndex((p) => p.id === w.row.id);
@@ -146,9 +143,7 @@ export class Catalog {
           break;
         }
         case 'deleteProp': {
-          const prop = this.props.get(w.id);
-          this.props.delete(w.id);
-          const owner = prop && this.entity(prop.entity_id);
+          const owner = this.entity(w.entityId);
           if (owner) owner.properties = owner.properties.filter((p) => p.id !== w.id);
           break;
         }
@@ -187,7 +182,6 @@ export class Catalog {
   /** Drops one deleted entity from memory; surviving children lose it as a parent. */
   private forget(id: string): void {
     const object = this.objects.get(id);
-    const entity = this.entity(id);
     if (object) {
       for (const child of this.graph.childrenOf(id)) {
         const row = this.objects.get(child);
@@ -200,7 +194,6 @@ export class Catalog {
       this.graph.removeLink(id);
       this.links.delete(id);
     }
-    for (const p of entity?.properties ?? []) this.props.delete(p.id);
     this.settings.delete(id);
   }
 }

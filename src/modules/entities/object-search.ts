@@ -6,6 +6,7 @@
 // yields to other requests between slices.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { necessaryConditions } from '../../core/filter-conditions.js';
+import { prefilterOf } from '../../core/literal-prefilter.js';
 import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query.js';
 import { badRequest } from '../../http/errors.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
@@ -72,7 +73,9 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
   async function match(actor: EntityActor, criteria: Record<string, unknown>, options: MatchOptions = {}): Promise<MemObject[]> {
     const compiled = compile(criteria);
     const doc = documentFor(actor, criteria);
-    const test = (o: MemObject) => compiled(doc(o));
+    // Fields a prefilter reads (name, properties) are the same in the caller's view of an object.
+    const pre = prefilterOf<MemObject>(criteria);
+    const test = pre ? (o: MemObject) => pre(o) && compiled(doc(o)) : (o: MemObject) => compiled(doc(o));
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;

@@ -24,6 +24,9 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
     if (!canChange(actor, entity)) throw new AppError('Forbidden', `Forbidden: entity ${entity.id} is outside your objectPermissions`);
   }
 
+  /** A property as the catalog holds it, after a change. */
+  const propertyOf = (entityId: string, propId: string): PropRow => catalog.entity(entityId)!.properties.find((p) => p.id === propId)!;
+
   /** The entity as the catalog holds it now (it may have changed while a change waited). */
   function fresh(entity: MemEntity): MemEntity {
     const now = catalog.entity(entity.id);
@@ -85,7 +88,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
       return catalog.mutate(() => {
         const writes = createWrites(actor, fresh(entity), input, clock());
         const id = (writes[0] as { row: PropRow }).row.id;
-        return { writes, get result() { return catalog.props.get(id)!; } };
+        return { writes, get result() { return propertyOf(entity.id, id); } };
       });
     },
 
@@ -95,7 +98,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
       return catalog.mutate(() => {
         const current = fresh(entity);
         const prop = propOf(current, propId);
-        return { writes: changeWrites(actor, current, prop, change, clock()), get result() { return catalog.props.get(prop.id)!; } };
+        return { writes: changeWrites(actor, current, prop, change, clock()), get result() { return propertyOf(entity.id, prop.id); } };
       });
     },
 
@@ -106,7 +109,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
         rightsFor(actor, prop.type_id);
         if (prop.type_id === READ_ONLY_PROPERTY) throw conflict(`property "${prop.name}" of entity ${entity.id} is read-only`);
         const now = clock();
-        return { writes: [{ op: 'deleteProp', id: prop.id }, auditWrite(actor.userId, 'delete', 'property', prop.id, entity.id, prop, null, now)], result: undefined };
+        return { writes: [{ op: 'deleteProp', id: prop.id, entityId: entity.id }, auditWrite(actor.userId, 'delete', 'property', prop.id, entity.id, prop, null, now)], result: undefined };
       });
     },
   };
