@@ -146,9 +146,22 @@ export interface CatalogSnapshot {
   lastIds: { entities: number; props: number; tags: number; classes: number };
 }
 
+/**
+ * Takes the rows of the large tables one at a time as they are read, so a loader can turn each
+ * into its own record at once instead of holding every row until the end.
+ */
+export interface CatalogRowVisitor {
+  object(row: ObjectRow): void;
+  link(row: LinkRow): void;
+  prop(row: PropRow): void;
+}
+
 export interface CatalogStore {
-  /** The whole catalog (audit log and bulk jobs excepted), ordered by id. */
-  load(): Promise<CatalogSnapshot>;
+  /**
+   * The whole catalog (audit log and bulk jobs excepted), ordered by id. With a visitor, the
+   * objects, links and properties go to it (in id order) and their lists come back empty.
+   */
+  load(visitor?: CatalogRowVisitor): Promise<CatalogSnapshot>;
   /** Applies the writes in one transaction: all of them or none. */
   apply(writes: readonly CatalogWrite[]): Promise<void>;
   /** Newest first. */

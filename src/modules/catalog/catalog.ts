@@ -11,13 +11,28 @@
 // not see this one's changes (noted for the PostgreSQL issue).
 import { EntityGraph } from '../../core/entity-graph.js';
 import type {
-  CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
+  CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
 
 /** An entity as held in memory: its row plus its properties (kept in id order). */
 export type MemObject = ObjectRow & { readonly entityType: 1; properties: PropRow[] };
 export type MemLink = LinkRow & { readonly entityType: 2; properties: PropRow[] };
 export type MemEntity = MemObject | MemLink;
+
+/** A record in one allocation with every field in place (V8 keeps them in the object itself). */
+function memObject(r: ObjectRow, properties: PropRow[]): MemObject {
+  return {
+    id: r.id, entityType: 1, name: r.name, class_id: r.class_id, state_id: r.state_id, owner_id: r.owner_id, client_data: r.client_data,
+    discovery_id: r.discovery_id, parent_id: r.parent_id, tags: r.tags, created: r.created, updated: r.updated, properties,
+  };
+}
+
+function memLink(r: LinkRow, properties: PropRow[]): MemLink {
+  return {
+    id: r.id, entityType: 2, name: r.name, source: r.source, target: r.target, class_id: r.class_id, state_id: r.state_id, owner_id: r.owner_id,
+    client_data: r.client_data, tags: r.tags, operations: r.operations, created: r.created, updated: r.updated, properties,
+  };
+}
 
 type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
 
@@ -45,25 +60,41 @@ export class Catalog {
   }
 
   static async load(store: CatalogStore): Promise<Catalog> {
-    const snap = await store.load();
-    const catalog = new Catalog(store, snap.lastIds);
+    const catalog = new Catalog(store, { entities: 0, props: 0, tags: 0, classes: 0 });
+    const links: MemLink[] = [];
+    // Property names repeat across entities ("ip", "role"): one string each is enough.
+    const names = new Map<string, string>();
+    const visitor: CatalogRowVisitor = {
+      object: (row) => {
+        const o = memObject(row, []);
+        catalog.objects.set(o.id, o);
+        // A parent may come later in id order; the graph takes edges in any order.
+        catalog.graph.addObject(o.id, o.parent_id);
+        if (o.discovery_id !== null) catalog.discovery.set(o.discovery_id, o.id);
+      },
+      link: (row) => {
+        const l = memLink(row, []);
+        catalog.links.set(l.id, l);
+        links.push(l);
+      },
+      prop: (row) => {
+        const owner = catalog.entity(row.entity_id);
+        if (!owner) return;
+        let name = names.get(row.name);
+        if (name === undefined) names.set(row.name, (name = row.name));
+        // The row is this loader's own: it is kept, with the shared strings in it.
+        row.entity_id = owner.id;
+        row.name = name;
+        owner.properties.push(row);
+      },
+    };
+    const snap = await store.load(visitor);
+    Object.assign(catalog.lastIds, snap.lastIds);
     for (const c of snap.classes) catalog.classes.set(c.id, c);
     for (const s of snap.states) catalog.states.set(s.id, s);
     for (const t of snap.tags) catalog.tags.set(t.id, t);
-    // Parents come before children in id order except after re-parenting, so objects are
-    // added first and their parent edges after.
-    // The loaded rows become the catalog's records in place: a copy of each would double
-    // the memory a large catalog needs while it loads.
-    for (const o of snap.objects) catalog.objects.set(o.id, Object.assign(o, { entityType: 1 as const, properties: [] }));
-    for (const o of snap.objects) {
-      catalog.graph.addObject(o.id, o.parent_id);
-      if (o.discovery_id !== null) catalog.discovery.set(o.discovery_id, o.id);
-    }
-    for (const l of snap.links) {
-      catalog.links.set(l.id, Object.assign(l, { entityType: 2 as const, properties: [] }));
-      catalog.graph.addLink(l.id, l.source, l.target);
-    }
-    for (const p of snap.props) catalog.entity(p.entity_id)?.properties.push(p);
+    // Into the graph after every object, so each link is filed under its ends' common parents.
+    for (const l of links) catalog.graph.addLink(l.id, l.source, l.target);
     for (const s of snap.settings) catalog.settingsOf(s.entity_id, true)!.set(s.kind, s);
     return catalog;
   }
@@ -115,7 +146,7 @@ export class Catalog {
       switch (w.op) {
         case 'putObject': {
           const old = this.objects.get(w.row.id);
-          this.objects.set(w.row.id, { ...w.row, entityType: 1, properties: old?.properties ?? [] });
+          this.objects.set(w.row.id, memObject(w.row, old?.properties ?? []));
           if (!old) this.graph.addObject(w.row.id, w.row.parent_id);
           else if (w.parents ?? true) this.graph.setParents(w.row.id, w.row.parent_id);
           if (old?.discovery_id != null && old.discovery_id !== w.row.discovery_id) this.discovery.delete(old.discovery_id);
@@ -124,7 +155,7 @@ export class Catalog {
         }
         case 'putLink': {
           const old = this.links.get(w.row.id);
-          this.links.set(w.row.id, { ...w.row, entityType: 2, properties: old?.properties ?? [] });
+          this.links.set(w.row.id, memLink(w.row, old?.properties ?? []));
           if (!old) this.graph.addLink(w.row.id, w.row.source, w.row.target);
           else if (old.source !== w.row.source || old.target !== w.row.target) this.graph.setLinkEnds(w.row.id, w.row.source, w.row.target);
           break;
