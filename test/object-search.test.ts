@@ -72,6 +72,13 @@ describe('criteria', () => {
     assert.deepEqual(sorted(await ids({ search: {} })), sorted(everyId));
   });
 
+  it('criteria sent without the {search} wrapper are the search, not ignored', async () => {
+    assert.deepEqual(await ids({ name: 'db-01' }), [db1.id]);
+    assert.deepEqual(await ids({ name: 'db-01', options: { fields: 'name' } }), [db1.id]);
+    const refused = await search({ name: { $where: 'true' } });
+    assertError(refused, 400, 'BadRequest');
+  });
+
   it('answers whole object records, without properties unless asked', async () => {
     const res = await search({ search: { id: web1.id } });
     assert.equal(res.status, 200);

@@ -77,6 +77,10 @@ describe('create and read', () => {
     const single = await mkObject({ name: 'single', parent_id: a.id });
     assert.deepEqual(single.parent_id, [a.id]);
 
+    const empty = await mkObject({ name: 'empty-parents', parent_id: [] });
+    assert.deepEqual(empty.parent_id, ['1'], 'an empty list on create means the root');
+    assertError(await asAdmin('PATCH', `/objects/${empty.id}`, { parent_id: [] }), 400, 'BadRequest', /parent/);
+
     const arr = await mkObject({ name: 'arr', parent_id: [a.id, b.id] });
     assert.deepEqual(arr.parent_id, [a.id, b.id], 'parents kept in the order given');
 

@@ -38,7 +38,7 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
     schema: {
       tags,
       summary: 'Find objects with MongoDB-style criteria',
-      description: 'Operators $in, $nin, $gt/$gte/$lt/$lte, $regex with $options (RE2), $elemMatch (properties), $exists, $and/$or/$nor; code-running operators are refused.',
+      description: 'Body {search: criteria, options: {limit, skip, fields, sort}}; criteria sent without the wrapper are taken as the search. Operators $in, $nin, $gt/$gte/$lt/$lte, $regex with $options (RE2), $elemMatch (properties), $exists, $and/$or/$nor; code-running operators are refused.',
       body: SearchBody,
       querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000 })), skip: Type.Optional(Type.Integer({ minimum: 0 })) }),
       response: { 200: Type.Array(ObjectSchema) },
@@ -50,11 +50,15 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
     const who = actor(req);
     const body = req.body ?? {};
     const opts = body.options ?? {};
+    // Criteria sent bare (without the {search} wrapper) are taken as the search, rather than
+    // ignored as unknown fields, which would answer every object.
+    const { search: wrapped, options: _options, ...bare } = body as Record<string, unknown>;
+    const criteria = (wrapped as Record<string, unknown> | undefined) ?? bare;
     const limit = opts.limit ?? req.query.limit ?? 10000;
     const skip = opts.skip ?? req.query.skip ?? 0;
     const fields = parseFields(opts.fields);
     const sorted = opts.sort && Object.keys(opts.sort).length > 0;
-    const found = await s.search.match(who, body.search ?? {}, sorted ? {} : { stopAfter: skip + limit });
+    const found = await s.search.match(who, criteria, sorted ? {} : { stopAfter: skip + limit });
     const ordered = sorted ? sortObjects(found, opts.sort!) : found;
     return ordered.slice(skip, skip + limit).map((o) => objectView(s.catalog, who, o, fields));
   });

@@ -96,7 +96,9 @@ export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
           const result = () => ({ object: catalog.objects.get(o.id)!, created: false });
           return { writes: change?.writes ?? [], get result() { return result(); } };
         }
-        const parents = parentsOf(actor, input.parent_id ?? ROOT_ID);
+        // No parent, or an empty list, means the root (on create only: a PATCH must leave one).
+        const given = input.parent_id;
+        const parents = parentsOf(actor, given === undefined || (Array.isArray(given) && given.length === 0) ? ROOT_ID : given);
         const id = catalog.nextId('entities');
         const row: ObjectRow = {
           id, name: input.name, class_id: classIdOf(catalog, input.class_id), state_id: 1, owner_id: actor.userId,
