@@ -81,6 +81,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       readiness.ready = false;
       clearInterval(timer);
       await app.close(); // stops accepting and waits for requests in flight
+      await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
       await services.securityLog.flush();
       await storage.close();
     })());

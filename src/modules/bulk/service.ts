@@ -66,6 +66,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function createBulkService({ catalog, store, search, objects, properties, settings, clock, logger, answerWithinMs = 1000 }: BulkDeps) {
   /** Jobs running in this process; finished ones are read from the store. */
   const running = new Map<string, BulkJob>();
+  /** Their completions, so a stop can let them finish before the database closes. */
+  const inFlight = new Set<Promise<unknown>>();
 
   function checkProperty(value: unknown, where: string): PropertyInputT {
     if (!isObject(value)) throw badRequest(`${where}: a property object {name, value, type_id}`);
@@ -181,6 +183,8 @@ export function createBulkService({ catalog, store, search, objects, properties,
       await save(job);
       running.set(job.bulkId, job);
       const done = run(actor, job, criteria, ops).catch((err) => logger.error({ err, bulkId: job.bulkId }, 'bulk job could not be saved'));
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, answerWithinMs)))]);
       clearTimeout(timer);
@@ -197,9 +201,9 @@ export function createBulkService({ catalog, store, search, objects, properties,
     /** Jobs a stop cut short changed nothing (their batch was never stored): say so. */
     recover: () => store.abandonBulkJobs('the server stopped before this bulk was applied; nothing was changed'),
 
-    /** Running jobs, for a stop to wait on. */
-    get runningCount() {
-      return running.size;
+    /** Resolves once every running job has finished (a stop waits for this). */
+    settle: async (): Promise<void> => {
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
