@@ -206,5 +206,26 @@ for (const backend of backends) {
       assert.equal((await cat.getBulkJob('b2'))!.changed, 2);
       assert.equal(await cat.getBulkJob('nope'), undefined);
     });
+
+    it('catalog: a large batch is all or nothing, and writes made meanwhile survive its failure', async () => {
+      const cat = storage.catalog;
+      const row = (id: number) => ({
+        id: String(1000 + id), name: `big${id}`, class_id: null, state_id: 1, owner_id: '1', client_data: '', discovery_id: null,
+        parent_id: ['1'], tags: [], created: 1, updated: 1,
+      });
+      const big = Array.from({ length: 5000 }, (_, i) => ({ op: 'putObject' as const, row: row(i) }));
+      // The last write breaks a unique key, after thousands of good ones.
+      const failing = [...big, { op: 'putTag' as const, row: { id: '900', name: 'dup', created: 1, updated: 1 } }, { op: 'putTag' as const, row: { id: '901', name: 'dup', created: 1, updated: 1 } }];
+      const during = storage.users.create(newUser('during-batch'), 1);
+      const results = await Promise.allSettled([cat.apply(failing), during]);
+      assert.equal(results[0].status, 'rejected');
+      assert.ok((results[0] as PromiseRejectedResult).reason instanceof DuplicateKeyError);
+      assert.equal(results[1].status, 'fulfilled', 'the write made meanwhile is stored');
+      assert.ok(await storage.users.getByLogin('during-batch'));
+      const snap = await cat.load();
+      assert.equal(snap.objects.filter((o) => o.name.startsWith('big')).length, 0, 'none of the failed batch is stored');
+      await cat.apply(big);
+      assert.equal((await cat.load()).objects.filter((o) => o.name.startsWith('big')).length, 5000);
+    });
   });
 }

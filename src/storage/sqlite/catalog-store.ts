@@ -5,7 +5,9 @@ import type {
   AuditQuery, BulkJob, CatalogRowVisitor, CatalogSnapshot, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind,
   SettingRow, StateRow, StoredAuditRecord, TagRow,
 } from '../catalog-types.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DuplicateKeyError } from '../types.js';
+import type { WriteGate } from './write-gate.js';
 
 const str = (v: number | null) => (v === null ? null : String(v));
 /** One shared empty list for the many rows with no parents, tags or operations (lists are never changed in place). */
@@ -18,7 +20,10 @@ interface EntityDbRow {
   operations: string; created: number; updated: number;
 }
 
-export function createSqliteCatalogStore(db: Database.Database): CatalogStore {
+/** Writes of a batch applied between two yields to the event loop when the batch is large. */
+const SLICE = 2000;
+
+export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate): CatalogStore {
   const upsertEntity = db.prepare(`
     INSERT INTO entities (id, kind, name, class_id, state_id, owner_id, client_data, discovery_id, source, target, operations, created, updated)
     VALUES (@id, @kind, @name, @class_id, @state_id, @owner_id, @client_data, @discovery_id, @source, @target, @operations, @created, @updated)
@@ -196,7 +201,25 @@ export function createSqliteCatalogStore(db: Database.Database): CatalogStore {
 
     async apply(writes) {
       try {
-        applyAll(writes);
+        if (writes.length <= SLICE) {
+          await gate.run(() => applyAll(writes));
+          return;
+        }
+        // A large batch (a bulk) in slices, one transaction: all of it or none, while the
+        // event loop answers reads between slices and other writes wait at the gate.
+        await gate.exclusive(async () => {
+          db.exec('BEGIN IMMEDIATE');
+          try {
+            for (let i = 0; i < writes.length; i += SLICE) {
+              for (let j = i; j < Math.min(i + SLICE, writes.length); j++) applyOne(writes[j]!);
+              await yieldToEventLoop();
+            }
+            db.exec('COMMIT');
+          } catch (err) {
+            if (db.inTransaction) db.exec('ROLLBACK');
+            throw err;
+          }
+        });
       } catch (err) {
         const e = err as { code?: string; message?: string };
         if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -228,18 +251,16 @@ export function createSqliteCatalogStore(db: Database.Database): CatalogStore {
       }));
     },
 
-    async putBulkJob(job) {
-      upsertJob.run({ ...job, finished: job.finished ? 1 : 0, errors: JSON.stringify(job.errors) });
-    },
+    putBulkJob: (job) => gate.run(() => void upsertJob.run({ ...job, finished: job.finished ? 1 : 0, errors: JSON.stringify(job.errors) })),
     async getBulkJob(bulkId) {
       const r = getJob.get(bulkId) as { id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string } | undefined;
       return r && jobOf(r);
     },
-    async abandonBulkJobs(error) {
+    abandonBulkJobs: (error) => gate.run(() => {
       const rows = listUnfinished.all() as Array<{ id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string }>;
       for (const r of rows) upsertJob.run({ ...jobOf(r), bulkId: r.id, userId: r.user_id, finished: 1, changed: 0, errors: JSON.stringify([...JSON.parse(r.errors), error]) });
       return rows.length;
-    },
+    }),
   };
 }
 

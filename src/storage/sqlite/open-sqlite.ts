@@ -8,6 +8,7 @@ import { migrate } from './migrator.js';
 import { createSqliteSecurityLogStore } from './security-log-store.js';
 import { createSqliteSessionsStore } from './sessions-store.js';
 import { createSqliteUsersStore } from './users-store.js';
+import { WriteGate } from './write-gate.js';
 
 export const SQLITE_FILE = 'vigil.db';
 
@@ -26,17 +27,20 @@ export function openSqliteStorage(dataDir: string): Storage {
     db.close();
     throw err;
   }
+  const gate = new WriteGate();
   return {
     dialect: 'sqlite',
-    users: createSqliteUsersStore(db),
-    sessions: createSqliteSessionsStore(db),
-    securityLog: createSqliteSecurityLogStore(db),
-    catalog: createSqliteCatalogStore(db),
-    async close() {
-      if (db.open) {
-        db.pragma('wal_checkpoint(TRUNCATE)');
-        db.close();
-      }
-    },
+    users: createSqliteUsersStore(db, gate),
+    sessions: createSqliteSessionsStore(db, gate),
+    securityLog: createSqliteSecurityLogStore(db, gate),
+    catalog: createSqliteCatalogStore(db, gate),
+    // Through the gate: a long write in progress finishes (commits) before the database closes.
+    close: () =>
+      gate.run(() => {
+        if (db.open) {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+          db.close();
+        }
+      }),
   };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WriteGate } from './write-gate.js';
 import type { SecurityEvent, SecurityLogQuery, SecurityLogStore, StoredSecurityEvent } from '../types.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
 
@@ -22,7 +23,7 @@ const LAYOUT: JsonColumnLayout = {
   arraysPossible: false,
 };
 
-export function createSqliteSecurityLogStore(db: Database.Database): SecurityLogStore {
+export function createSqliteSecurityLogStore(db: Database.Database, gate: WriteGate): SecurityLogStore {
   const insert = db.prepare(`INSERT INTO security_log (ts, user_id, level, event_class, login, remote_address, record)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const insertMany = db.transaction((events: SecurityEvent[]) => {
@@ -43,9 +44,7 @@ export function createSqliteSecurityLogStore(db: Database.Database): SecurityLog
     return st;
   };
   return {
-    async append(events) {
-      if (events.length) insertMany(events);
-    },
+    append: (events) => gate.run(() => void (events.length && insertMany(events))),
     async find(q) {
       const where: string[] = [];
       const params: unknown[] = [];
@@ -59,8 +58,6 @@ export function createSqliteSecurityLogStore(db: Database.Database): SecurityLog
       params.push(q.limit, q.before ? 0 : (q.skip ?? 0));
       return (prepare(sql).all(...params) as Row[]).map(fromRow);
     },
-    async deleteOlderThan(timestamp) {
-      return deleteOld.run(timestamp).changes;
-    },
+    deleteOlderThan: (timestamp) => gate.run(() => deleteOld.run(timestamp).changes),
   };
 }

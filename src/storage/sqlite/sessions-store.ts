@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WriteGate } from './write-gate.js';
 import type { SessionRecord, SessionsStore } from '../types.js';
 
 interface SessionRow {
@@ -9,7 +10,7 @@ interface SessionRow {
   last_seen: number;
 }
 
-export function createSqliteSessionsStore(db: Database.Database): SessionsStore {
+export function createSqliteSessionsStore(db: Database.Database, gate: WriteGate): SessionsStore {
   const q = {
     insert: db.prepare('INSERT INTO sessions (id_hash, user_id, csrf_token, created, last_seen) VALUES (?, ?, ?, ?, ?)'),
     get: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id_hash = ?'),
@@ -19,24 +20,14 @@ export function createSqliteSessionsStore(db: Database.Database): SessionsStore 
     delExpired: db.prepare('DELETE FROM sessions WHERE last_seen < ? OR created < ?'),
   };
   return {
-    async create(s: SessionRecord) {
-      q.insert.run(s.idHash, s.userId, s.csrfToken, s.created, s.lastSeen);
-    },
+    create: (s: SessionRecord) => gate.run(() => void q.insert.run(s.idHash, s.userId, s.csrfToken, s.created, s.lastSeen)),
     async get(idHash) {
       const r = q.get.get(idHash);
       return r && { idHash: r.id_hash, userId: String(r.user_id), csrfToken: r.csrf_token, created: r.created, lastSeen: r.last_seen };
     },
-    async touch(idHash, lastSeen) {
-      q.touch.run(lastSeen, idHash, lastSeen);
-    },
-    async delete(idHash) {
-      q.del.run(idHash);
-    },
-    async deleteForUser(userId, exceptIdHash) {
-      q.delUser.run(userId, exceptIdHash ?? null);
-    },
-    async deleteExpired(idleBefore, createdBefore) {
-      return q.delExpired.run(idleBefore, createdBefore).changes;
-    },
+    touch: (idHash, lastSeen) => gate.run(() => void q.touch.run(lastSeen, idHash, lastSeen)),
+    delete: (idHash) => gate.run(() => void q.del.run(idHash)),
+    deleteForUser: (userId, exceptIdHash) => gate.run(() => void q.delUser.run(userId, exceptIdHash ?? null)),
+    deleteExpired: (idleBefore, createdBefore) => gate.run(() => q.delExpired.run(idleBefore, createdBefore).changes),
   };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WriteGate } from './write-gate.js';
 import { DuplicateKeyError, type NewUser, type Page, type UserChanges, type UserRecord, type UsersStore } from '../types.js';
 
 interface UserRow {
@@ -63,7 +64,7 @@ function rethrowUnique(err: unknown): never {
   throw err;
 }
 
-export function createSqliteUsersStore(db: Database.Database): UsersStore {
+export function createSqliteUsersStore(db: Database.Database, gate: WriteGate): UsersStore {
   const q = {
     list: db.prepare<[number, number], UserRow>('SELECT * FROM users ORDER BY id LIMIT ? OFFSET ?'),
     all: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY id'),
@@ -99,7 +100,7 @@ export function createSqliteUsersStore(db: Database.Database): UsersStore {
       const row = q.byToken.get(tokenHash);
       return row && fromRow(row);
     },
-    async create(user: NewUser, now: number) {
+    create: (user: NewUser, now: number) => gate.run(() => {
       try {
         const row = q.insert.get({
           login: user.login,
@@ -119,8 +120,8 @@ export function createSqliteUsersStore(db: Database.Database): UsersStore {
       } catch (err) {
         rethrowUnique(err);
       }
-    },
-    async update(id, changes, now, bumpAuth) {
+    }),
+    update: (id, changes, now, bumpAuth) => gate.run(() => {
       const sets: string[] = ['updated = @now'];
       const params: Record<string, unknown> = { id, now };
       for (const [field, value] of Object.entries(changes)) {
@@ -137,9 +138,7 @@ export function createSqliteUsersStore(db: Database.Database): UsersStore {
       } catch (err) {
         rethrowUnique(err);
       }
-    },
-    async delete(id) {
-      return q.del.run(id).changes > 0;
-    },
+    }),
+    delete: (id) => gate.run(() => q.del.run(id).changes > 0),
   };
 }
