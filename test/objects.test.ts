@@ -448,3 +448,27 @@ describe('persistence', () => {
     assert.ok(Number(freshTag.id) > Number(doomedTag.id), `new tag id ${freshTag.id} is above the deleted ${doomedTag.id}`);
   });
 });
+
+describe('long lists', () => {
+  it('a list of more than a thousand records (streamed) equals its pages', async () => {
+    const group = await mkObject({ name: 'long-list' });
+    const names = Array.from({ length: 1100 }, (_, i) => `ll-${String(i).padStart(4, '0')}`);
+    for (let i = 0; i < names.length; i += 50) {
+      await Promise.all(names.slice(i, i + 50).map((name) => mkObject({ name, parent_id: group.id })));
+    }
+    const whole = await asAdmin('GET', `/objects/${group.id}/children`);
+    assert.equal(whole.status, 200, whole.text);
+    assert.match(whole.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(whole.body.length, 1100);
+    const pages: any[] = [];
+    for (let skip = 0; skip < 1100; skip += 500) {
+      const page = await asAdmin('GET', `/objects/${group.id}/children?limit=500&skip=${skip}`);
+      pages.push(...page.body);
+    }
+    assert.deepEqual(whole.body, pages);
+    const asEntities = await asAdmin('GET', `/entities/${group.id}/children?fields=name`);
+    assert.deepEqual(asEntities.body.map((e: { name: string }) => e.name).sort(), [...names].sort());
+    const search = await asAdmin('POST', '/objects/search', { search: { parent_id: group.id }, options: { fields: 'name' } });
+    assert.equal(search.body.length, 1100);
+  });
+});

@@ -4,6 +4,7 @@ import { ROOT_ID } from '../../core/entity-graph.js';
 import { notFound } from '../../http/errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
+import type { RecordList } from '../../http/record-list.js';
 import { idOf } from './entity-input.js';
 import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';
 
@@ -50,24 +51,24 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
   return {
     visibleObject,
 
-    listObjects(actor: EntityActor, page: Page, fields: FieldSelection): Record_[] {
-      return pageOf(catalog.objects.values(), (o) => canSee(actor, o), page).map((o) => objectView(catalog, actor, o, fields));
+    listObjects(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemObject> {
+      return { items: pageOf(catalog.objects.values(), (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
     getObject(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
       return objectView(catalog, actor, visibleObject(actor, id), fields);
     },
 
-    children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+    children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemObject> {
       visibleObject(actor, id);
       const kids = mapped(catalog.graph.childrenOf(id), (c) => catalog.objects.get(c)!);
-      return pageOf(kids, (o) => canSee(actor, o), page).map((o) => objectView(catalog, actor, o, fields));
+      return { items: pageOf(kids, (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
-    childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+    childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemLink> {
       visibleObject(actor, id);
       const links = mapped(catalog.graph.linksAmongChildren(id), (l) => catalog.links.get(l)!);
-      return pageOf(links, (l) => canSee(actor, l), page).map((l) => linkView(catalog, l, fields));
+      return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields) };
     },
 
     /** Every root-to-object path; hidden ancestors are left out of a path. */
@@ -78,8 +79,8 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
         .map((path) => path.filter((node) => node === ROOT_ID || actor.visibility.canRead(node)).map((node) => ({ id: node, name: catalog.objects.get(node)?.name ?? '' })));
     },
 
-    listLinks(actor: EntityActor, page: Page, fields: FieldSelection): Record_[] {
-      return pageOf(catalog.links.values(), (l) => canSee(actor, l), page).map((l) => linkView(catalog, l, fields));
+    listLinks(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemLink> {
+      return { items: pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields) };
     },
 
     getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
@@ -91,15 +92,16 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       return entityView(catalog, actor, seen(actor, lookup(id), 'entity', id), fields);
     },
 
-    entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): Record_[] {
+    entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemEntity> {
+      const view = (e: MemEntity) => entityView(catalog, actor, e, fields);
       const key = idOf(id);
       if (key === undefined || !catalog.objects.has(key)) {
         // A link has no children; an unknown id is absent.
         seen(actor, lookup(id), 'entity', id);
-        return [];
+        return { items: [], view };
       }
       visibleObject(actor, key);
-      return pageOf(childEntities(key), (e) => canSee(actor, e), page).map((e) => entityView(catalog, actor, e, fields));
+      return { items: pageOf(childEntities(key), (e) => canSee(actor, e), page), view };
     },
 
     /** The entity (object or link) an id names, if the actor may see it. */

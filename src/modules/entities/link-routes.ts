@@ -6,6 +6,8 @@ import { principalOf } from '../../http/authenticate.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import { CreateLinkBody, EntitySchema, FieldsQuery, IdParams, LinkSchema, ListQuery, PatchLinkBody } from './schemas.js';
 import { linkView, parseFields } from './views.js';
+import { type RecordList, STREAM_OVER, sendRecords } from '../../http/record-list.js';
+import type { MemEntity } from '../catalog/catalog.js';
 import { ROOT_ID } from '../../core/entity-graph.js';
 
 const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 10000, skip: q.skip ?? 0 });
@@ -14,13 +16,17 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Sends JSON serialised here; Fastify passes strings through its response schema untouched. */
 const sendJson = (reply: FastifyReply, value: unknown) => reply.type(JSON_TYPE).send(JSON.stringify(value) as never);
 
+/** A page of mixed records: JSON text made here, streamed when long (see record-list.ts). */
+const sendEntities = (reply: FastifyReply, list: RecordList<MemEntity>) =>
+  list.items.length > STREAM_OVER ? sendRecords(reply, list) : sendJson(reply, list.items.map(list.view));
+
 export function linkRoutes(api: Api, s: CatalogServices): void {
   const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
   const tags = ['links'];
 
   api.get('/links', {
     schema: { tags, summary: 'Links the caller may see (both ends visible), paged', querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
-  }, async (req) => s.queries.listLinks(actor(req), page(req.query), parseFields(req.query.fields)));
+  }, async (req, reply) => sendRecords(reply, s.queries.listLinks(actor(req), page(req.query), parseFields(req.query.fields))));
 
   api.get('/links/:id', {
     schema: { tags, summary: 'One link', params: IdParams, querystring: FieldsQuery, response: { 200: LinkSchema } },
@@ -46,7 +52,7 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
   api.get('/entities', {
     schema: { tags: entityTags, summary: 'Child objects and links of the root (= /entities/1/children)', querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
     config: { right: 'entityPermissions' },
-  }, async (req, reply) => sendJson(reply, s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
+  }, async (req, reply) => sendEntities(reply, s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
 
   api.get('/entities/:id', {
     schema: { tags: entityTags, summary: 'One entity: an object (entityType 1) or a link (2)', params: IdParams, querystring: FieldsQuery, response: { 200: EntitySchema } },
@@ -54,5 +60,5 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
 
   api.get('/entities/:id/children', {
     schema: { tags: entityTags, summary: 'Child objects of an object, then the links between them', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
-  }, async (req, reply) => sendJson(reply, s.queries.entityChildren(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
+  }, async (req, reply) => sendEntities(reply, s.queries.entityChildren(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
 }

@@ -9,6 +9,7 @@ import {
   CreateObjectBody, FieldsQuery, IdParams, LinkSchema, ListQuery, ObjectSchema, PatchObjectBody, PathsSchema, SearchBody,
 } from './schemas.js';
 import { parseFields, objectView } from './views.js';
+import { sendRecords } from '../../http/record-list.js';
 
 const tags = ['objects'];
 const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 10000, skip: q.skip ?? 0 });
@@ -18,7 +19,7 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
 
   api.get('/objects', {
     schema: { tags, summary: 'Objects the caller may see, in id order (paged)', querystring: ListQuery, response: { 200: Type.Array(ObjectSchema) } },
-  }, async (req) => s.queries.listObjects(actor(req), page(req.query), parseFields(req.query.fields)));
+  }, async (req, reply) => sendRecords(reply, s.queries.listObjects(actor(req), page(req.query), parseFields(req.query.fields))));
 
   api.post('/objects', {
     schema: {
@@ -46,7 +47,7 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
     preValidation: async (req) => {
       if (req.body === undefined) req.body = {};
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const who = actor(req);
     const body = req.body ?? {};
     const opts = body.options ?? {};
@@ -60,7 +61,7 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
     const sorted = opts.sort && Object.keys(opts.sort).length > 0;
     const found = await s.search.match(who, criteria, sorted ? {} : { stopAfter: skip + limit });
     const ordered = sorted ? sortObjects(found, opts.sort!) : found;
-    return ordered.slice(skip, skip + limit).map((o) => objectView(s.catalog, who, o, fields));
+    return sendRecords(reply, { items: ordered.slice(skip, skip + limit), view: (o) => objectView(s.catalog, who, o, fields) });
   });
 
   api.get('/objects/:id', {
@@ -89,11 +90,11 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
 
   api.get('/objects/:id/children', {
     schema: { tags, summary: 'Child objects (paged)', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(ObjectSchema) } },
-  }, async (req) => s.queries.children(actor(req), req.params.id, page(req.query), parseFields(req.query.fields)));
+  }, async (req, reply) => sendRecords(reply, s.queries.children(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
 
   api.get('/objects/:id/children/links', {
     schema: { tags, summary: 'Links whose two ends are both children of the object (paged)', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
-  }, async (req) => s.queries.childLinks(actor(req), req.params.id, page(req.query), parseFields(req.query.fields)));
+  }, async (req, reply) => sendRecords(reply, s.queries.childLinks(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
 
   api.get('/objects/:id/paths', {
     schema: { tags, summary: 'Every root-to-object path', params: IdParams, response: { 200: PathsSchema } },
