@@ -134,6 +134,9 @@ describe('properties', () => {
     assertError(await call(server, 'PATCH', `${base}/${svc.body.id}`, { headers: propman, body: { value: 'y' } }), 403, 'Forbidden', /manage-service-properties/);
     assertError(await call(server, 'DELETE', `${base}/${svc.body.id}`, { headers: propman }), 403, 'Forbidden', /manage-service-properties/);
     assertError(await call(server, 'PATCH', `${base}/${p.body.id}`, { headers: propman, body: { type_id: 8 } }), 403, 'Forbidden', /manage-service-properties/);
+    // The service right covers service properties only, not ordinary ones.
+    assertError(await call(server, 'POST', base, { headers: svcman, body: { name: 'b', value: '1' } }), 403, 'Forbidden', /manage-properties/);
+    assertError(await call(server, 'PATCH', `${base}/${p.body.id}`, { headers: svcman, body: { value: '3' } }), 403, 'Forbidden', /manage-properties/);
     const names = (await asAdmin('GET', base)).body.map((x: { name: string; value: string }) => `${x.name}=${x.value}`).sort();
     assert.deepEqual(names, ['a=2', 'svc=x']);
   });

@@ -115,7 +115,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
       if (key === PROPERTY_OP) {
         const list = Array.isArray(value) ? value : [value];
         const props = list.map((p, j) => checkProperty(p, Array.isArray(value) ? `${where}.${PROPERTY_OP}[${j}]` : `${where}.${PROPERTY_OP}`));
-        for (const p of props) requireAnyRight(actor, p.type_id === 8 ? 'manage-service-properties' : 'manage-properties', 'manage-service-properties');
+        for (const p of props) requireAnyRight(actor, p.type_id === 8 ? 'manage-service-properties' : 'manage-properties');
         return { kind: 'property', props };
       }
       if ((SETTING_OPS as readonly string[]).includes(key)) {

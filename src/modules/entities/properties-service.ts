@@ -17,7 +17,7 @@ export interface PropertyChange {
 export function createPropertiesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
   function rightsFor(actor: EntityActor, typeId: number): void {
     if (typeId === SERVICE_PROPERTY) requireAnyRight(actor, 'manage-service-properties');
-    else requireAnyRight(actor, 'manage-properties', 'manage-service-properties');
+    else requireAnyRight(actor, 'manage-properties');
   }
 
   function mayChange(actor: EntityActor, entity: MemEntity): void {
