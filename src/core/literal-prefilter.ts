@@ -23,9 +23,21 @@ export function literalRegexTest(pattern: string, options = ''): ((value: string
   const fold = options.includes('i');
   const needle = fold ? literal.toLowerCase() : literal;
   // RE2's $ without m is the end of the text (\z), not before a final newline as in Perl.
-  const compare = (v: string) =>
-    start && end ? v === needle : start ? v.startsWith(needle) : end ? v.endsWith(needle) : v.includes(needle);
-  return fold ? (v) => NON_ASCII.test(v) || compare(v.toLowerCase()) : compare;
+  if (!fold) return (v) => (start && end ? v === needle : start ? v.startsWith(needle) : end ? v.endsWith(needle) : v.includes(needle));
+  if (!start && !end) return (v) => NON_ASCII.test(v) || v.toLowerCase().includes(needle);
+  // Anchored and case-insensitive (the common "^prefix"): compared in place, no lowered copy.
+  return (v) => {
+    if (start && end && v.length !== needle.length) return NON_ASCII.test(v);
+    if (v.length < needle.length) return NON_ASCII.test(v);
+    const at = start ? 0 : v.length - needle.length;
+    for (let i = 0; i < needle.length; i++) {
+      const c = v.charCodeAt(at + i);
+      if (c > 0x7f) return true; // non-ASCII: the full filter decides
+      const lower = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      if (lower !== needle.charCodeAt(i)) return NON_ASCII.test(v);
+    }
+    return true;
+  };
 }
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
