@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { literalRegexTest, prefilterOf } from './literal-prefilter.js';
+import { MAYBE, NO, YES, literalRegexTest, prefilterOf } from './literal-prefilter.js';
 import { compileSafeQuery } from './safe-query.js';
 
 const NAMES = [
@@ -14,14 +14,19 @@ const records = NAMES.map((name, i) => ({
   properties: [{ name: 'ip', value: `10.0.0.${i}` }, { name: 'role', value: i % 2 ? 'db' : 'web' }],
 }));
 
-/** The prefilter never refuses what the full filter takes. */
-function assertSound(criteria: Record<string, unknown>, expectExact = false): void {
+/**
+ * A YES or NO verdict is always the full filter's own; with `expectDecided`, ASCII names get
+ * one (the prefilter decides them without the filter).
+ */
+function assertSound(criteria: Record<string, unknown>, expectDecided = false): void {
   const full = compileSafeQuery<(typeof records)[number]>(criteria);
   const pre = prefilterOf<(typeof records)[number]>(criteria);
   assert.ok(pre, `a prefilter for ${JSON.stringify(criteria)}`);
   for (const r of records) {
-    if (full(r)) assert.equal(pre(r), true, `${JSON.stringify(criteria)} must let ${JSON.stringify(r.name)} through`);
-    if (expectExact && /^[\x00-\x7f]*$/.test(r.name)) assert.equal(pre(r), full(r), `${JSON.stringify(criteria)} on ${JSON.stringify(r.name)}`);
+    const verdict = pre.test(r);
+    const where = `${JSON.stringify(criteria)} on ${JSON.stringify(r.name)}`;
+    if (verdict !== MAYBE) assert.equal(verdict === YES, full(r), where);
+    if (expectDecided && /^[\x00-\x7f]*$/.test(r.name)) assert.notEqual(verdict, MAYBE, `${where} is decided`);
   }
 }
 
@@ -46,11 +51,17 @@ describe('literal regex prefilter', () => {
     assert.equal(prefilterOf({ name: { $regex: 'a.*' } }), undefined);
   });
 
+  it('leaves an item to the filter when a clause has no test of its own', () => {
+    const pre = prefilterOf<(typeof records)[number]>({ name: { $regex: '^web', $options: 'i' }, id: { $in: ['2', '3'] } })!;
+    assert.equal(pre.test(records[2]!), MAYBE, 'web-01 passes the name test; the id clause is the filter\'s');
+    assert.equal(pre.test(records[4]!), NO, 'db fails the name test: refused without the filter');
+  });
+
   it('tests $elemMatch of plain values, also inside a top-level $and', () => {
     assertSound({ properties: { $elemMatch: { name: 'ip', value: '10.0.0.3' } } }, true);
     assertSound({ $and: [{ properties: { $elemMatch: { name: 'role', value: 'db' } } }, { name: { $regex: '^web' } }] }, true);
     const pre = prefilterOf<(typeof records)[number]>({ properties: { $elemMatch: { name: 'ip', value: '10.0.0.3' } } })!;
-    assert.deepEqual(records.filter(pre).map((r) => r.id), ['3']);
+    assert.deepEqual(records.filter((r) => pre.test(r) !== NO).map((r) => r.id), ['3']);
     assert.equal(prefilterOf({ properties: { $elemMatch: { value: { $gt: '1' } } } }), undefined);
   });
 });

@@ -6,7 +6,7 @@
 // yields to other requests between slices.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { necessaryConditions } from '../../core/filter-conditions.js';
-import { prefilterOf } from '../../core/literal-prefilter.js';
+import { MAYBE, YES, prefilterOf } from '../../core/literal-prefilter.js';
 import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query.js';
 import { badRequest } from '../../http/errors.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
@@ -75,7 +75,8 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
     const doc = documentFor(actor, criteria);
     // Fields a prefilter reads (name, properties) are the same in the caller's view of an object.
     const pre = prefilterOf<MemObject>(criteria);
-    const test = pre ? (o: MemObject) => pre(o) && compiled(doc(o)) : (o: MemObject) => compiled(doc(o));
+    const full = (o: MemObject) => compiled(doc(o));
+    const test = pre ? (o: MemObject) => { const v = pre.test(o); return v === MAYBE ? full(o) : v === YES; } : full;
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;
