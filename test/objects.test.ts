@@ -3,7 +3,7 @@
 // (api-extensions.md "Objects").
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { adminAuth, assertError, basic, call, createUser, type Reply, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { adminAuth, assertError, currentUserId, basic, call, createUser, type Reply, sleep, startTestServer, type TestServer } from './helpers/server.js';
 import { adminClient } from './helpers/entities.js';
 
 let server: TestServer;
@@ -11,9 +11,7 @@ let adminId: string;
 
 before(async () => {
   server = await startTestServer();
-  const me = await call(server, 'GET', '/users/current', { headers: adminAuth });
-  assert.equal(me.status, 200, me.text);
-  adminId = me.body.id;
+  adminId = await currentUserId(server);
 });
 after(async () => {
   await server?.destroy();

@@ -120,6 +120,13 @@ export async function signIn(server: TestServer, login: string, password: string
   return { sid, csrf, cookie, unsafeHeaders: { cookie, 'x-csrf-token': csrf } };
 }
 
+/** The id of the user the headers sign in (the admin by default). */
+export async function currentUserId(server: TestServer, headers: Record<string, string> = adminAuth): Promise<string> {
+  const me = await call(server, 'GET', '/users/current', { headers });
+  assert.equal(me.status, 200, me.text);
+  return me.body.id;
+}
+
 /** Creates a user as the admin; returns its record. */
 export async function createUser(server: TestServer, user: Record<string, unknown>): Promise<any> {
   const res = await call(server, 'POST', '/users', { body: user, headers: adminAuth });
