@@ -38,21 +38,8 @@ export class EntityGraph {
     return this.links.has(id);
   }
 
-  /** Every object id, in the order they were added (ids ascend, so by id). */
-  objectIds(): IterableIterator<string> {
-    return this.parents.keys();
-  }
-
-  linkIds(): IterableIterator<string> {
-    return this.links.keys();
-  }
-
   get objectCount(): number {
     return this.parents.size;
-  }
-
-  get linkCount(): number {
-    return this.links.size;
   }
 
   parentsOf(id: string): readonly string[] {
@@ -61,10 +48,6 @@ export class EntityGraph {
 
   childrenOf(id: string): ReadonlySet<string> {
     return this.children.get(id) ?? EMPTY;
-  }
-
-  linkEnds(id: string): LinkEnds | undefined {
-    return this.links.get(id);
   }
 
   linksOfObject(id: string): ReadonlySet<string> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAYBE, NO, YES, literalRegexTest, prefilterOf } from './literal-prefilter.js';
+import { MAYBE, NO, YES, literalRegexVerdict, prefilterOf } from './literal-prefilter.js';
 import { compileSafeQuery } from './safe-query.js';
 
 const NAMES = [
@@ -45,9 +45,9 @@ describe('literal regex prefilter', () => {
   });
 
   it('declines anything that is not a plain literal, and options m and x', () => {
-    for (const pattern of ['host.*', '^a|b', '[ab]', 'a?', '(x)', 'a{2}', '\\d', '']) assert.equal(literalRegexTest(pattern), undefined, pattern);
-    assert.equal(literalRegexTest('abc', 'm'), undefined);
-    assert.equal(literalRegexTest('abc', 'x'), undefined);
+    for (const pattern of ['host.*', '^a|b', '[ab]', 'a?', '(x)', 'a{2}', '\\d', '']) assert.equal(literalRegexVerdict(pattern), undefined, pattern);
+    assert.equal(literalRegexVerdict('abc', 'm'), undefined);
+    assert.equal(literalRegexVerdict('abc', 'x'), undefined);
     assert.equal(prefilterOf({ name: { $regex: 'a.*' } }), undefined);
   });
 

@@ -51,12 +51,6 @@ export function literalRegexVerdict(pattern: string, options = ''): ((value: str
   };
 }
 
-/** The same as a yes/no test that never refuses a match (kept for callers wanting a boolean). */
-export function literalRegexTest(pattern: string, options = ''): ((value: string) => boolean) | undefined {
-  const verdict = literalRegexVerdict(pattern, options);
-  return verdict && ((v) => verdict(v) !== NO);
-}
-
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 

@@ -6,15 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { Value } from 'typebox/value';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BulkJob, CatalogStore, CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
-import { checkPropertyType, idList } from '../entities/entity-input.js';
+import { checkPropertyType, idList, tagIdsOf } from '../entities/entity-input.js';
 import type { ObjectSearch } from '../entities/object-search.js';
 import type { ObjectsService } from '../entities/objects-service.js';
 import type { PropertiesService } from '../entities/properties-service.js';
-import type { PatchObjectInput, PropertyInputT } from '../entities/schemas.js';
+import { PatchObjectBody, type PatchObjectInput, type PropertyInputT } from '../entities/schemas.js';
 import type { SettingsService } from '../entities/settings-service.js';
 
 /** Fields `modify` may set on many objects at once (a discovery id or class is one object's). */
@@ -85,17 +86,21 @@ export function createBulkService({ catalog, store, search, objects, properties,
     for (const key of Object.keys(value)) {
       if (!BULK_MODIFIABLE.has(key)) throw badRequest(`${where}.${key}: cannot be changed in bulk (allowed: ${[...BULK_MODIFIABLE].join(', ')})`);
     }
+    // The same schema and checks as PATCH /objects/:id, with the operation named in errors.
+    const error = Value.Errors(PatchObjectBody, value)[0];
+    if (error) throw badRequest(`${where}${error.instancePath.replace(/\//g, '.')}: ${error.message}`);
     const patch = value as PatchObjectInput;
-    if (patch.name !== undefined && (typeof patch.name !== 'string' || patch.name === '')) throw badRequest(`${where}.name: a non-empty string`);
-    if (patch.tags !== undefined) {
-      if (!Array.isArray(patch.tags)) throw badRequest(`${where}.tags: an array of tag ids`);
-      const unknown = idList(`${where}.tags`, patch.tags).filter((t) => !catalog.tags.has(t));
-      if (unknown.length > 0) throw badRequest(`${where}.tags: unknown tag ${unknown.join(', ')}`);
-    }
-    if (patch.parent_id !== undefined) {
-      const ids = idList(`${where}.parent_id`, patch.parent_id as string | string[]);
-      if (ids.length === 0) throw badRequest(`${where}.parent_id: at least one parent`);
-      for (const p of ids) if (!catalog.objects.has(p)) throw badRequest(`${where}.parent_id: unknown object ${p}`);
+    if (patch.name === '') throw badRequest(`${where}.name: a non-empty string`);
+    try {
+      if (patch.tags !== undefined) tagIdsOf(catalog, patch.tags);
+      if (patch.parent_id !== undefined) {
+        const ids = idList('parent_id', patch.parent_id);
+        if (ids.length === 0) throw badRequest('parent_id: at least one parent');
+        for (const p of ids) if (!catalog.objects.has(p)) throw badRequest(`parent_id: unknown object ${p}`);
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw badRequest(`${where}.${err.message}`);
+      throw err;
     }
     return patch;
   }

@@ -3,7 +3,7 @@
 // version) and kept for the next requests; an unrestricted user costs nothing.
 import type { ObjectPermissions } from '../../storage/types.js';
 import { type Visibility, SEE_ALL, visibilityOf } from '../../core/visibility.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/service.js';
 import type { Right } from '../users/rights.js';
 import type { Catalog, MemEntity } from './catalog.js';
@@ -40,8 +40,6 @@ export function createAccess(catalog: Catalog) {
   };
 }
 
-export type Access = ReturnType<typeof createAccess>;
-
 /** True when the entity is visible: an object by the list, a link by both its ends. */
 export function canSee(actor: EntityActor, entity: MemEntity): boolean {
   if (actor.visibility.all) return true;
@@ -53,6 +51,9 @@ export function canChange(actor: EntityActor, entity: MemEntity): boolean {
   if (actor.visibility.all) return true;
   return entity.entityType === 1 ? actor.visibility.has(entity.id) : actor.visibility.hasLink(entity.source, entity.target);
 }
+
+/** The 403 of a change that would reach outside the actor's objectPermissions. */
+export const outsidePermissions = (what: string) => new AppError('Forbidden', `Forbidden: ${what} is outside your objectPermissions`);
 
 /** Throws 403 naming the first right when the actor holds none of `rights`. */
 export function requireAnyRight(actor: EntityActor, ...rights: Right[]): void {

@@ -34,6 +34,14 @@ function memLink(r: LinkRow, properties: PropRow[]): MemLink {
   };
 }
 
+/** The stored row of an in-memory record: without its kind marker and properties list. */
+export function rowOf(e: MemObject): ObjectRow;
+export function rowOf(e: MemLink): LinkRow;
+export function rowOf(e: MemEntity): ObjectRow | LinkRow {
+  const { entityType: _kind, properties: _props, ...row } = e;
+  return row;
+}
+
 type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
 
 export interface Mutation<T> {

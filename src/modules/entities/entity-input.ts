@@ -13,6 +13,12 @@ export function idOf(value: string | number): string | undefined {
   return CANONICAL_ID.test(s) ? s : undefined;
 }
 
+/** The record a client-written id names in a catalog map, if any. */
+export function lookup<T>(map: ReadonlyMap<string, T>, id: string): T | undefined {
+  const key = idOf(id);
+  return key === undefined ? undefined : map.get(key);
+}
+
 export function idList(field: string, value: string | number | Array<string | number>): string[] {
   const list = Array.isArray(value) ? value : [value];
   const out: string[] = [];

@@ -5,7 +5,7 @@ import { notFound } from '../../http/errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
 import type { RecordList } from '../../http/record-list.js';
-import { idOf } from './entity-input.js';
+import { idOf, lookup } from './entity-input.js';
 import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';
 
 export interface Page {
@@ -32,14 +32,10 @@ function* mapped<T, U>(source: Iterable<T>, f: (item: T) => U): Generator<U> {
 }
 
 export function createEntityQueries({ catalog }: { catalog: Catalog }) {
-  const lookup = (id: string) => {
-    const key = idOf(id);
-    return key === undefined ? undefined : catalog.entity(key);
-  };
+  const anyEntity = (id: string) => lookup(catalog.objects, id) ?? lookup(catalog.links, id);
 
   function visibleObject(actor: EntityActor, id: string): MemObject {
-    const key = idOf(id);
-    return seen(actor, key === undefined ? undefined : catalog.objects.get(key), 'object', id);
+    return seen(actor, lookup(catalog.objects, id), 'object', id);
   }
 
   /** The objects and then the links directly under an object, produced as a page needs them. */
@@ -84,12 +80,11 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
     },
 
     getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
-      const key = idOf(id);
-      return linkView(catalog, seen(actor, key === undefined ? undefined : catalog.links.get(key), 'link', id), fields);
+      return linkView(catalog, seen(actor, lookup(catalog.links, id), 'link', id), fields);
     },
 
     getEntity(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
-      return entityView(catalog, actor, seen(actor, lookup(id), 'entity', id), fields);
+      return entityView(catalog, actor, seen(actor, anyEntity(id), 'entity', id), fields);
     },
 
     entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemEntity> {
@@ -97,7 +92,7 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       const key = idOf(id);
       if (key === undefined || !catalog.objects.has(key)) {
         // A link has no children; an unknown id is absent.
-        seen(actor, lookup(id), 'entity', id);
+        seen(actor, anyEntity(id), 'entity', id);
         return { items: [], view };
       }
       visibleObject(actor, key);
@@ -106,14 +101,13 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
 
     /** The entity (object or link) an id names, if the actor may see it. */
     visibleEntity(actor: EntityActor, id: string): MemEntity {
-      const e = lookup(id);
+      const e = anyEntity(id);
       if (!e || !canSee(actor, e)) throw notFound(`entity ${id}`);
       return e;
     },
 
     visibleLink(actor: EntityActor, id: string): MemLink {
-      const key = idOf(id);
-      return seen(actor, key === undefined ? undefined : catalog.links.get(key), 'link', id);
+      return seen(actor, lookup(catalog.links, id), 'link', id);
     },
   };
 }

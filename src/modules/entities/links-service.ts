@@ -1,10 +1,10 @@
 // Creating, changing and deleting links. A link joins two objects the actor can see.
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import type { CatalogWrite, LinkRow } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
-import type { Catalog, MemLink } from '../catalog/catalog.js';
-import { classIdOf, clientDataText, idOf, newProperties, tagIdsOf } from './entity-input.js';
+import { type Catalog, type MemLink, rowOf } from '../catalog/catalog.js';
+import { classIdOf, clientDataText, idOf, lookup, newProperties, tagIdsOf } from './entity-input.js';
 import type { CreateLinkInput, PatchLinkInput } from './schemas.js';
 
 export interface LinksServiceDeps {
@@ -16,13 +16,12 @@ export function createLinksService({ catalog, clock }: LinksServiceDeps) {
   function end(actor: EntityActor, field: 'source' | 'target', value: string | number): string {
     const id = idOf(value);
     if (id === undefined || !catalog.objects.has(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
-    if (!actor.visibility.has(id)) throw new AppError('Forbidden', `Forbidden: ${field} ${id} is outside your objectPermissions`);
+    if (!actor.visibility.has(id)) throw outsidePermissions(`${field} ${id}`);
     return id;
   }
 
   function changeable(actor: EntityActor, id: string): MemLink {
-    const key = idOf(id);
-    const l = key === undefined ? undefined : catalog.links.get(key);
+    const l = lookup(catalog.links, id);
     if (!l || !canChange(actor, l)) throw notFound(`link ${id}`);
     return l;
   }
@@ -56,7 +55,7 @@ export function createLinksService({ catalog, clock }: LinksServiceDeps) {
       return catalog.mutate(() => {
         const l = changeable(actor, id);
         const now = clock();
-        const { entityType: _t, properties: _p, ...old } = l;
+        const old = rowOf(l);
         const row: LinkRow = { ...old };
         if (input.class_id !== undefined && classIdOf(catalog, input.class_id) !== l.class_id) {
           throw badRequest(`class_id: the class of a link cannot change (link ${l.id} is of class ${l.class_id ?? 'none'})`);

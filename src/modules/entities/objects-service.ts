@@ -1,11 +1,11 @@
 // Creating, changing and deleting objects. Reads are in entity-queries.ts.
 import { ROOT_ID } from '../../core/entity-graph.js';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { CatalogWrite, ObjectRow } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canChange, outsidePermissions as outside, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
-import type { Catalog, MemObject } from '../catalog/catalog.js';
-import { classIdOf, clientDataText, idList, idOf, newProperties, tagIdsOf } from './entity-input.js';
+import { type Catalog, type MemObject, rowOf } from '../catalog/catalog.js';
+import { classIdOf, clientDataText, idList, lookup, newProperties, tagIdsOf } from './entity-input.js';
 import type { CreateObjectInput, PatchObjectInput } from './schemas.js';
 
 export interface ObjectsServiceDeps {
@@ -13,13 +13,10 @@ export interface ObjectsServiceDeps {
   clock: () => number;
 }
 
-const outside = (what: string) => new AppError('Forbidden', `Forbidden: ${what} is outside your objectPermissions`);
-
 export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
   /** An object the actor may change; hidden ones are absent (404), a readable root is 403. */
   function changeable(actor: EntityActor, id: string): MemObject {
-    const key = idOf(id);
-    const o = key === undefined ? undefined : catalog.objects.get(key);
+    const o = lookup(catalog.objects, id);
     if (!o || !actor.visibility.canRead(o.id)) throw notFound(`object ${id}`);
     if (!canChange(actor, o)) throw outside(`object ${id}`);
     return o;
@@ -44,7 +41,7 @@ export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
 
   /** The writes of a change to one object (shared with bulk operations). */
   function changeWrites(actor: EntityActor, o: MemObject, input: PatchObjectInput, now: number): { row: ObjectRow; writes: CatalogWrite[] } | undefined {
-    const row: ObjectRow = { ...withoutMemory(o) };
+    const row: ObjectRow = rowOf(o);
     if (input.class_id !== undefined && classIdOf(catalog, input.class_id) !== o.class_id) {
       throw badRequest(`class_id: the class of an object cannot change (object ${o.id} is of class ${o.class_id ?? 'none'})`);
     }
@@ -146,8 +143,3 @@ export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
 
 export type ObjectsService = ReturnType<typeof createObjectsService>;
 
-/** The stored row of an in-memory entity. */
-export function withoutMemory(o: MemObject): ObjectRow {
-  const { entityType: _t, properties: _p, ...row } = o;
-  return row;
-}

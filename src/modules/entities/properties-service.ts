@@ -1,8 +1,8 @@
 // Properties of objects and links: named values with a type. Read-only properties (type 2)
 // refuse changes; service properties (type 8) need the right manage-service-properties.
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, SERVICE_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
@@ -21,7 +21,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
   }
 
   function mayChange(actor: EntityActor, entity: MemEntity): void {
-    if (!canChange(actor, entity)) throw new AppError('Forbidden', `Forbidden: entity ${entity.id} is outside your objectPermissions`);
+    if (!canChange(actor, entity)) throw outsidePermissions(`entity ${entity.id}`);
   }
 
   /** A property as the catalog holds it, after a change. */

@@ -2,9 +2,9 @@
 // validated before they are stored (core/conditions); evaluating them is the engine's work.
 import { ConditionError } from '../../core/conditions/condition-syntax.js';
 import { validateIncidentConditions, validateStateConditions, validateStateTriggers } from '../../core/conditions/entity-settings.js';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 
@@ -54,7 +54,7 @@ export function createSettingsService({ catalog, clock, incidentLevels = () => B
   function rightsFor(actor: EntityActor, entity: MemEntity): void {
     if (entity.entityType === 1) requireAnyRight(actor, 'modify-objects', 'manage-objects');
     else requireAnyRight(actor, 'modify-links', 'manage-links');
-    if (!canChange(actor, entity)) throw new AppError('Forbidden', `Forbidden: entity ${entity.id} is outside your objectPermissions`);
+    if (!canChange(actor, entity)) throw outsidePermissions(`entity ${entity.id}`);
   }
 
   /** The writes that store an already validated document (null removes it). */
