@@ -1,6 +1,6 @@
 // Creating entities as the admin, for tests that need a tree to work on.
 import assert from 'node:assert/strict';
-import { adminAuth, call, type TestServer } from './server.js';
+import { adminAuth, basic, call, type TestServer } from './server.js';
 
 /** Helpers bound to a server that a test's `before` starts later (hence the getter). */
 export function adminClient(server: () => TestServer) {
@@ -21,3 +21,9 @@ export function adminClient(server: () => TestServer) {
     mkTag: (name: string) => created('/tags', { name }),
   };
 }
+
+/** Basic-auth headers for a test user. */
+export const as = (login: string, password: string) => ({ authorization: basic(login, password) });
+
+/** The ids of a list of records, in order. */
+export const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);
