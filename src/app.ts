@@ -20,6 +20,11 @@ import { usersRoutes } from './modules/users/routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import type { CatalogServices } from './modules/catalog/catalog-services.js';
 import type { UsersService } from './modules/users/service.js';
+import { incidentsRoutes } from './modules/incidents/routes.js';
+import type { IncidentLevelsService } from './modules/incidents/levels-service.js';
+import type { IncidentsService } from './modules/incidents/service.js';
+import { triggersRoutes } from './modules/triggers/routes.js';
+import type { TriggersService } from './modules/triggers/service.js';
 
 export interface AppDeps {
   config: Pick<Readonly<Config>, 'http' | 'session'>;
@@ -30,6 +35,9 @@ export interface AppDeps {
   auth: AuthService;
   securityLog: SecurityLogService;
   catalog: CatalogServices;
+  levels: IncidentLevelsService;
+  incidents: IncidentsService;
+  triggers: TriggersService;
 }
 
 /**
@@ -93,6 +101,8 @@ export async function buildApp(deps: AppDeps) {
       usersRoutes(api, { users: deps.users });
       securityLogRoutes(api, { securityLog: deps.securityLog });
       catalogRoutes(api, deps.catalog);
+      incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
+      triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
     },
     { prefix: API_PREFIX },
   );

@@ -60,6 +60,38 @@ export const ConfigSchema = Obj({
   securityLog: Obj({
     retentionDays: Type.Integer({ minimum: 1 }),
   }),
+  history: Obj({
+    /** Raw points are kept this long; hourly rollups (min, max, sum, count, first, last) longer. */
+    rawRetentionDays: Type.Integer({ minimum: 1 }),
+    rollupRetentionDays: Type.Integer({ minimum: 1 }),
+    /** How often buffered points are written as chunks and the intake journal is emptied. */
+    checkpointMs: Millis,
+  }),
+  engine: Obj({
+    /** An entity that had data and gets none for this long goes to NoData (reason 15); 0: never. */
+    noDataAfterMs: Type.Integer({ minimum: 0 }),
+    /** Pushed timestamps further ahead of the server clock than this are refused. */
+    maxFutureMs: Type.Integer({ minimum: 0 }),
+  }),
+  incidents: Obj({
+    /** Entering one of these states raises a type-1 incident of the mapped level (state id → level id). */
+    stateLevels: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.String({ minLength: 1 })),
+    /** Cleared incidents move to history after this long. */
+    clearedToHistoryMs: Type.Integer({ minimum: 0 }),
+  }),
+  triggers: Obj({
+    webhookRetries: Type.Integer({ minimum: 0, maximum: 10 }),
+    retryBaseMs: Millis,
+    smtp: Obj({
+      /** Empty: e-mail triggers are recorded as failed ("no SMTP relay configured"). */
+      host: Type.String(),
+      port: Port,
+      secure: Type.Boolean(),
+      user: Type.Optional(Type.String()),
+      password: Type.Optional(Type.String()),
+      from: Type.String({ minLength: 3 }),
+    }),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -81,6 +113,11 @@ const DEFAULTS: Config = {
     lockout: { loginMaxFailures: 5, addressMaxFailures: 50, windowMs: 5 * 60_000, cooldownMs: 5 * 60_000 },
   },
   securityLog: { retentionDays: 90 },
+  history: { rawRetentionDays: 30, rollupRetentionDays: 730, checkpointMs: 10_000 },
+  engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
+  // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
+  incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000 },
+  triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -82,6 +82,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       clearInterval(timer);
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
+      await services.triggers.stop();
+      await services.incidents.stop();
       await services.securityLog.flush();
       await storage.close();
     })());

@@ -7,6 +7,10 @@ import { createAuthService, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
 import { createUsersService } from './modules/users/service.js';
 import type { Storage } from './storage/types.js';
+import { EventBus } from './modules/live/event-bus.js';
+import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
+import { createIncidentsService } from './modules/incidents/service.js';
+import { createTriggersService } from './modules/triggers/service.js';
 
 export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
@@ -27,8 +31,12 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
     clock,
     logger,
   });
-  const catalog = await createCatalogServices({ store: storage.catalog, clock, logger });
-  return { securityLog, users, auth, catalog };
+  const bus = new EventBus(logger);
+  const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
+  const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids() });
+  const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
+  const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,5 +1,7 @@
 import type { FieldCondition } from '../core/filter-conditions.js';
 import type { CatalogStore } from './catalog-types.js';
+import type { IncidentsStore } from './incidents-types.js';
+import type { TriggerRunsStore } from './trigger-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -134,5 +136,7 @@ export interface Storage {
   readonly sessions: SessionsStore;
   readonly securityLog: SecurityLogStore;
   readonly catalog: CatalogStore;
+  readonly incidents: IncidentsStore;
+  readonly triggerRuns: TriggerRunsStore;
   close(): Promise<void>;
 }

@@ -16,12 +16,18 @@ import { createAccess } from './access.js';
 import { createAuditService } from './audit-service.js';
 import { Catalog } from './catalog.js';
 
-export async function createCatalogServices({ store, clock, logger }: { store: CatalogStore; clock: () => number; logger: Logger }) {
+export async function createCatalogServices({ store, clock, logger, incidentLevels }: {
+  store: CatalogStore;
+  clock: () => number;
+  logger: Logger;
+  /** The incident level ids incident conditions may name. */
+  incidentLevels: () => ReadonlySet<string>;
+}) {
   const catalog = await Catalog.load(store);
   const search = createObjectSearch({ catalog });
   const objects = createObjectsService({ catalog, clock });
   const properties = createPropertiesService({ catalog, clock });
-  const settings = createSettingsService({ catalog, clock });
+  const settings = createSettingsService({ catalog, clock, incidentLevels });
   const bulk = createBulkService({ catalog, store, search, objects, properties, settings, clock, logger });
   const abandoned = await bulk.recover();
   if (abandoned > 0) logger.warn({ abandoned }, 'bulk operations cut short by the last stop were marked as failed (nothing was changed)');

@@ -1,0 +1,2 @@
+// TODO(issue 4): the incidents store (incidents, comments, history, levels).
+export interface IncidentsStore {}
