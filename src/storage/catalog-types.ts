@@ -118,6 +118,38 @@ export interface BulkJob {
   errors: string[];
 }
 
+/** The engine's own-state record of an entity (see migration 0003). */
+export interface EntityStateRow {
+  entity_id: string;
+  /** The state its conditions (or data expiry) gave it. */
+  auto_state: number;
+  /** A state set by a user, which wins over `auto_state` until cleared. */
+  manual_state: number | null;
+  /** When it last got data (for expiry); null if never. */
+  data_at: number | null;
+}
+
+export interface StateChangeRow {
+  entityId: string;
+  /** The entity's shown state after the change (entities.state_id). */
+  stateId: number;
+  previousStateId: number;
+  timestamp: number;
+  reason: { code: number; [detail: string]: unknown };
+}
+
+export interface StoredStateChange extends StateChangeRow {
+  id: string;
+}
+
+export interface StateHistoryQuery {
+  entityId: string;
+  from?: number;
+  to?: number;
+  limit: number;
+  skip: number;
+}
+
 /** One write of a batch. "put" inserts or replaces the whole row. */
 export type CatalogWrite =
   | { op: 'putObject'; row: ObjectRow; parents?: boolean; tags?: boolean }
@@ -132,7 +164,9 @@ export type CatalogWrite =
   | { op: 'putClass'; row: ClassRow }
   | { op: 'deleteClass'; id: string }
   | { op: 'putState'; row: StateRow }
-  | { op: 'audit'; record: AuditRecord };
+  | { op: 'audit'; record: AuditRecord }
+  /** Shown states that changed (with their history) and own-state records that changed. */
+  | { op: 'setStates'; changes: StateChangeRow[]; own: EntityStateRow[] };
 
 export interface CatalogSnapshot {
   objects: ObjectRow[];
@@ -167,6 +201,10 @@ export interface CatalogStore {
   /** Newest first. */
   audit(query: AuditQuery): Promise<StoredAuditRecord[]>;
   putBulkJob(job: BulkJob): Promise<void>;
+  /** Every entity's own-state record. */
+  entityStates(): Promise<EntityStateRow[]>;
+  /** Newest first. */
+  stateHistory(query: StateHistoryQuery): Promise<StoredStateChange[]>;
   getBulkJob(bulkId: string): Promise<BulkJob | undefined>;
   /** Marks jobs left unfinished by a stop as finished with `error`; returns how many. */
   abandonBulkJobs(error: string): Promise<number>;

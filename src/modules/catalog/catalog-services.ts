@@ -33,6 +33,7 @@ export async function createCatalogServices({ store, clock, logger, incidentLeve
   if (abandoned > 0) logger.warn({ abandoned }, 'bulk operations cut short by the last stop were marked as failed (nothing was changed)');
   return {
     catalog,
+    store,
     access: createAccess(catalog),
     queries: createEntityQueries({ catalog }),
     objects,

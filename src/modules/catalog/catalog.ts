@@ -62,6 +62,7 @@ export class Catalog {
   private readonly lastIds: Record<IdSpace, number>;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
+  private readonly takenListeners: Array<(writes: readonly CatalogWrite[]) => void> = [];
 
   private constructor(private readonly store: CatalogStore, lastIds: Record<IdSpace, number>) {
     this.lastIds = { ...lastIds };
@@ -123,6 +124,11 @@ export class Catalog {
   /** Called after entities are deleted (with every id the cascade removed). */
   onDeleted(listener: (ids: string[]) => void): void {
     this.deletedListeners.push(listener);
+  }
+
+  /** Called after every stored change with its writes (the engine follows the tree and settings). */
+  onChange(listener: (writes: readonly CatalogWrite[]) => void): void {
+    this.takenListeners.push(listener);
   }
 
   /** Runs `change` alone: validate against the catalog, store its writes, then take them. */
@@ -211,11 +217,20 @@ export class Catalog {
         case 'putState':
           this.states.set(w.row.id, w.row);
           break;
+        case 'setStates':
+          for (const c of w.changes) {
+            const o = this.objects.get(c.entityId);
+            if (o) this.objects.set(o.id, { ...o, state_id: c.stateId });
+            const l = o ? undefined : this.links.get(c.entityId);
+            if (l) this.links.set(l.id, { ...l, state_id: c.stateId });
+          }
+          break;
         case 'audit':
           break;
       }
     }
     if (deleted.length > 0) for (const listener of this.deletedListeners) listener(deleted);
+    for (const listener of this.takenListeners) listener(writes);
   }
 
   /** Drops one deleted entity from memory; surviving children lose it as a parent. */

@@ -61,6 +61,14 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
     INSERT INTO audit_log (timestamp, user_id, action, resource, resource_id, entity_id, before, after)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
 
+  const setState = db.prepare('UPDATE entities SET state_id = ? WHERE id = ?');
+  const insertStateChange = db.prepare(
+    'INSERT INTO state_history (entity_id, state_id, previous_state_id, timestamp, reason) VALUES (?, ?, ?, ?, ?)');
+  const upsertOwnState = db.prepare(`
+    INSERT INTO entity_states (entity_id, auto_state, manual_state, data_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (entity_id) DO UPDATE SET auto_state = excluded.auto_state, manual_state = excluded.manual_state, data_at = excluded.data_at`);
+  const listOwnStates = db.prepare('SELECT entity_id, auto_state, manual_state, data_at FROM entity_states');
+
   const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
   function entityParams(kind: 1 | 2, row: ObjectRow | LinkRow) {
@@ -124,6 +132,13 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
         upsertState.run({ ...rest, built_in: builtIn ? 1 : 0 });
         return;
       }
+      case 'setStates':
+        for (const c of w.changes) {
+          setState.run(c.stateId, Number(c.entityId));
+          insertStateChange.run(Number(c.entityId), c.stateId, c.previousStateId, c.timestamp, JSON.stringify(c.reason));
+        }
+        for (const o of w.own) upsertOwnState.run(Number(o.entity_id), o.auto_state, o.manual_state, o.data_at);
+        return;
       case 'audit': {
         const r = w.record;
         insertAudit.run(r.timestamp, r.userId, r.action, r.resource, r.resourceId, num(r.entityId), json(r.before), json(r.after));
@@ -248,6 +263,23 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
       return rows.map((r) => ({
         id: String(r.id), timestamp: r.timestamp, userId: r.user_id, action: r.action, resource: r.resource, resourceId: r.resource_id,
         entityId: str(r.entity_id), before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after),
+      }));
+    },
+
+    async entityStates() {
+      const rows = listOwnStates.all() as Array<{ entity_id: number; auto_state: number; manual_state: number | null; data_at: number | null }>;
+      return rows.map((r) => ({ ...r, entity_id: String(r.entity_id) }));
+    },
+
+    async stateHistory(q) {
+      const where = ['entity_id = ?'];
+      const params: unknown[] = [Number(q.entityId)];
+      if (q.from !== undefined) where.push('timestamp >= ?'), params.push(q.from);
+      if (q.to !== undefined) where.push('timestamp <= ?'), params.push(q.to);
+      const rows = db.prepare(`SELECT * FROM state_history WHERE ${where.join(' AND ')} ORDER BY timestamp DESC, id DESC LIMIT ? OFFSET ?`)
+        .all(...params, q.limit, q.skip) as Array<{ id: number; entity_id: number; state_id: number; previous_state_id: number; timestamp: number; reason: string }>;
+      return rows.map((r) => ({
+        id: String(r.id), entityId: String(r.entity_id), stateId: r.state_id, previousStateId: r.previous_state_id, timestamp: r.timestamp, reason: JSON.parse(r.reason),
       }));
     },
 

@@ -1,0 +1,187 @@
+// The measurement pipeline end to end, against the real server run as a child process:
+//   (a) intake values/s: concurrent HTTP pushes of 100 metrics each for 10,000 series (100
+//       objects × 100 metrics, each object with state and incident conditions), every push
+//       answered only once stored durably and evaluated; next to the naive design measured in
+//       the same run (bare better-sqlite3, one row per sample in arrival order, 1,000 rows per
+//       transaction, table keyed by (series, time)). Goal: ratio >= 1 and >= 150,000 values/s.
+//   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request).
+//   (c) time from a stat push to its incident being visible in GET /incidents.
+//   npm run bench:intake          DURATION=10 CLIENTS=32 ENTITIES=100 METRICS=100 (defaults)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { children, memoryOf, startServer, stopServer } from './lib/child-server.js';
+import { AUTH, envInt } from './lib/entity-seed.js';
+
+const DURATION_S = envInt('DURATION', 10);
+const CLIENTS = envInt('CLIENTS', 32);
+const ENTITIES = envInt('ENTITIES', 100);
+const METRICS = envInt('METRICS', 100);
+const GOAL_VALUES_PER_S = 150_000;
+const dirs: string[] = [];
+
+const headers = { authorization: AUTH, 'content-type': 'application/json' };
+
+async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+
+/** (a) The naive design: the same samples, one row each, in arrival order. */
+function naiveRowsPerSecond(pushes: Array<[entity: number, ts: number]>): number {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-naive-'));
+  dirs.push(dir);
+  const db = new Database(join(dir, 'naive.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE samples (series INTEGER NOT NULL, ts INTEGER NOT NULL, value REAL NOT NULL, PRIMARY KEY (series, ts)) WITHOUT ROWID');
+  const insert = db.prepare('INSERT OR REPLACE INTO samples (series, ts, value) VALUES (?, ?, ?)');
+  const batch = db.transaction((rows: Array<[number, number, number]>) => {
+    for (const r of rows) insert.run(r[0], r[1], r[2]);
+  });
+  const t0 = performance.now();
+  let rows: Array<[number, number, number]> = [];
+  let n = 0;
+  for (const [entity, ts] of pushes) {
+    for (let m = 0; m < METRICS; m++) {
+      rows.push([entity * METRICS + m, ts, Math.random() * 100]);
+      if (rows.length === 1000) {
+        batch(rows);
+        n += rows.length;
+        rows = [];
+      }
+    }
+  }
+  if (rows.length) batch(rows), (n += rows.length);
+  const s = (performance.now() - t0) / 1000;
+  db.close();
+  return n / s;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-intake-'));
+  dirs.push(dataDir);
+  const server = await startServer(dataDir);
+  const base = server.base;
+  try {
+    // Objects with conditions, so every push is evaluated for real.
+    const ids: string[] = [];
+    for (let e = 0; e < ENTITIES; e++) {
+      const o = await api(base, 'POST', '/objects', { name: `bench-${e}`, parent_id: ['1'] });
+      ids.push(o.id);
+      await api(base, 'PUT', `/objects/${o.id}/state-conditions`, [
+        { condition: { m0: { _gt: 99.9 } }, state: 5 },
+        { condition: {}, state: 3 },
+      ]);
+      await api(base, 'PUT', `/objects/${o.id}/incident-conditions`, [{ condition: { m1: { _gt: 99.99 } }, text: 'm1 high', state: '2' }]);
+    }
+    const bodies = (ts: number) => {
+      const payload: Record<string, number> = { timestamp: ts };
+      for (let m = 0; m < METRICS; m++) payload[`m${m}`] = Math.round(Math.random() * 10000) / 100;
+      return JSON.stringify(payload);
+    };
+
+    // (a) Load for DURATION_S seconds.
+    const pushes: Array<[number, number]> = [];
+    const latencies: number[] = [];
+    let next = 0;
+    let failures = 0;
+    const t0 = performance.now();
+    const deadline = t0 + DURATION_S * 1000;
+    const startTs = Date.now() - 3_600_000;
+    const client = async () => {
+      while (performance.now() < deadline) {
+        const k = next++;
+        const e = k % ENTITIES;
+        const ts = startTs + Math.floor(k / ENTITIES);
+        const s = performance.now();
+        const res = await fetch(`${base}/objects/${ids[e]}/stat`, { method: 'POST', headers, body: bodies(ts) });
+        await res.arrayBuffer();
+        if (res.status === 204) {
+          pushes.push([e, ts]);
+          latencies.push(performance.now() - s);
+        } else failures++;
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    const seconds = (performance.now() - t0) / 1000;
+    const values = pushes.length * METRICS;
+    const perSecond = values / seconds;
+    const memory = memoryOf(server.child.pid!);
+    latencies.sort((a, b) => a - b);
+    const naive = naiveRowsPerSecond(pushes);
+
+    // (b) 1,000,000 points in 10 series of one object, pushed in batches, then one query.
+    const big = await api(base, 'POST', '/objects', { name: 'bench-downsample', parent_id: ['1'] });
+    const POINTS = 100_000;
+    const from = Date.now() - POINTS * 1000 - 60_000;
+    const tb = performance.now();
+    for (let i = 0; i < POINTS; i += 500) {
+      const items = [];
+      for (let j = i; j < Math.min(POINTS, i + 500); j++) {
+        const data: Record<string, number> = {};
+        for (let m = 0; m < 10; m++) data[`x${m}`] = (j % 100) + m;
+        items.push({ entityId: big.id, timestamp: from + j * 1000, data });
+      }
+      await api(base, 'POST', '/stat', items);
+    }
+    const loadS = (performance.now() - tb) / 1000;
+    const metricList = Array.from({ length: 10 }, (_, m) => `x${m}`).join(',');
+    const downsampleMs: number[] = [];
+    let buckets = 0;
+    for (let run = 0; run < 5; run++) {
+      const s = performance.now();
+      const answer = await api(base, 'GET', `/objects/${big.id}/history?metrics=${metricList}&from=${from}&to=${from + POINTS * 1000}&downsample=1m-avg`);
+      downsampleMs.push(performance.now() - s);
+      buckets = answer.reduce((n: number, a: { dps: unknown[] }) => n + a.dps.length, 0);
+    }
+    downsampleMs.sort((a, b) => a - b);
+
+    // (c) Push → incident visible, 20 times (raise with 1, clear with 0 in between).
+    const probe = await api(base, 'POST', '/objects', { name: 'bench-incident', parent_id: ['1'] });
+    await api(base, 'PUT', `/objects/${probe.id}/incident-conditions`, [{ condition: { fault: { _gt: 0 } }, text: 'fault', state: '1' }]);
+    const visibleMs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const s = performance.now();
+      await api(base, 'POST', `/objects/${probe.id}/stat`, { fault: 1 });
+      for (;;) {
+        const list = await api(base, 'GET', `/incidents?filter=${encodeURIComponent(JSON.stringify({ entityId: probe.id }))}&limit=10`);
+        if (list.some((x: { state: number; count: number }) => x.state !== 3 && x.count === i + 1)) break;
+      }
+      visibleMs.push(performance.now() - s);
+      await api(base, 'POST', `/objects/${probe.id}/stat`, { fault: 0 });
+    }
+    visibleMs.sort((a, b) => a - b);
+
+    console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);
+    console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+    console.log(`(a) ${CLIENTS} clients × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process`);
+    console.log(`    pipeline: ${pushes.length} pushes, ${values} values in ${seconds.toFixed(1)} s = ${Math.round(perSecond).toLocaleString('en')} values/s (${failures} failed)`);
+    console.log(`    push latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; server RSS ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB)`);
+    console.log(`    naive better-sqlite3 (row per sample, arrival order, 1,000 per txn): ${Math.round(naive).toLocaleString('en')} rows/s`);
+    console.log(`    ratio pipeline/naive: ${(perSecond / naive).toFixed(2)} (goal >= 1)  ${perSecond >= naive ? 'MET' : 'MISS'}; >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${perSecond >= GOAL_VALUES_PER_S ? 'MET' : 'MISS'}`);
+    console.log(`(b) 1m-avg over 1,000,000 points (10 series × ${POINTS.toLocaleString('en')}; loaded in ${loadS.toFixed(1)} s): median ${pct(downsampleMs, 50).toFixed(0)} ms, best ${downsampleMs[0]!.toFixed(0)} ms, ${buckets} buckets`);
+    console.log(`(c) push → incident visible in GET /incidents: p50 ${pct(visibleMs, 50).toFixed(1)} ms, max ${visibleMs[visibleMs.length - 1]!.toFixed(1)} ms (20 runs)`);
+  } finally {
+    await stopServer(server.child);
+  }
+}
+
+const cleanup = () => {
+  for (const c of children) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+};
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+main().then(cleanup, (err: unknown) => {
+  cleanup();
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+// GET /events/stream: Server-Sent Events of state changes, incident changes and stat updates,
+// each sent only to callers who may see its entity. Events are numbered; the last ones are
+// kept in a ring, so a client that reconnects with `Last-Event-ID` gets what it missed (as
+// long as it is still in the ring; older gaps are announced with a `reset` event).
+//
+// A slow client is not allowed to make the server buffer without bound: past a high-water
+// mark its stream is closed, and it reconnects with its last id.
+import type { ServerResponse } from 'node:http';
+import { Type } from 'typebox';
+import type { Api } from './api-types.js';
+import { principalOf } from './authenticate.js';
+import { badRequest } from './errors.js';
+import type { Principal } from '../modules/auth/service.js';
+import { canSee, type EntityActor } from '../modules/catalog/access.js';
+import type { CatalogServices } from '../modules/catalog/catalog-services.js';
+import type { EventBus, LiveEvent } from '../modules/live/event-bus.js';
+
+const RING_SIZE = 10_000;
+const HEARTBEAT_MS = 15_000;
+const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+const TYPES = ['state', 'incident', 'stat'] as const;
+
+interface Client {
+  res: ServerResponse;
+  principal: Principal;
+  types: ReadonlySet<string>;
+}
+
+export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; catalog: CatalogServices }): void {
+  const ring: Array<{ id: number; event: LiveEvent; text: string }> = [];
+  // Ids keep growing across restarts (the start time in microseconds), so an id from before a
+  // restart is older than every new one and the client is told it missed events.
+  let lastId = Date.now() * 1000;
+  const clients = new Set<Client>();
+
+  const visible = (actor: EntityActor, event: LiveEvent): boolean => {
+    if (actor.visibility.all) return true;
+    const entity = catalog.catalog.entity(event.entityId);
+    return entity !== undefined && canSee(actor, entity);
+  };
+
+  function send(client: Client, id: number, event: LiveEvent, text: string): void {
+    if (!client.types.has(event.type)) return;
+    if (!visible(catalog.access.actorOf(client.principal), event)) return;
+    client.res.write(`id: ${id}\nevent: ${event.type}\ndata: ${text}\n\n`);
+    if (client.res.writableLength > HIGH_WATER_BYTES) client.res.end();
+  }
+
+  bus.subscribe((event) => {
+    const id = ++lastId;
+    const text = JSON.stringify(event);
+    ring.push({ id, event, text });
+    if (ring.length > RING_SIZE) ring.shift();
+    for (const client of clients) send(client, id, event, text);
+  });
+
+  api.addHook('preClose', (done) => {
+    for (const c of clients) c.res.end();
+    clients.clear();
+    done();
+  });
+
+  api.get('/events/stream', {
+    schema: {
+      tags: ['events'],
+      summary: 'Live events (Server-Sent Events): state, incident and stat',
+      description: 'Each event has an `id`; reconnect with the Last-Event-ID header (or lastEventId) to get the events missed since. '
+        + 'Event `state`: {entityId, entityType, entityName, stateId, previousStateId, reason, timestamp}; `incident`: {entityId, entityType, action, incident, timestamp}; '
+        + '`stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent.',
+      querystring: Type.Object({
+        types: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated subset of state,incident,stat (default all)' })),
+        lastEventId: Type.Optional(Type.String({ maxLength: 20 })),
+      }),
+    },
+  }, async (req, reply) => {
+    const principal = principalOf(req);
+    const types = new Set(req.query.types ? req.query.types.split(',').map((t) => t.trim()) : TYPES);
+    for (const t of types) if (!(TYPES as readonly string[]).includes(t)) throw badRequest(`types: unknown event type ${JSON.stringify(t)}`);
+    const header = req.headers['last-event-id'];
+    const since = Number(typeof header === 'string' ? header : req.query.lastEventId ?? Number.NaN);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write(`retry: 2000\n\n`);
+    const client: Client = { res, principal, types };
+    if (Number.isSafeInteger(since) && since >= 0) {
+      const oldest = ring[0]?.id ?? lastId + 1;
+      if (since < oldest - 1 && since < lastId) res.write(`event: reset\ndata: {"missedBefore":${oldest}}\n\n`);
+      for (const r of ring) if (r.id > since) send(client, r.id, r.event, r.text);
+    }
+    clients.add(client);
+    const heartbeat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      clients.delete(client);
+    };
+    res.on('close', close);
+    res.on('error', close);
+  });
+}

@@ -1,0 +1,149 @@
+// The one intake path of measurements: the stat routes (and, later, MQTT) hand it validated
+// payloads; it journals them durably, feeds history and the engine, and answers once all of
+// that is done. Requests that arrive while a batch is being written wait and go together in
+// the next one (group commit), so a journal write and an engine pass serve many requests.
+import type { Logger } from 'pino';
+import { flattenPayload } from '../core/metrics/flatten.js';
+import type { SeriesRow } from '../storage/history-types.js';
+import type { Catalog } from '../modules/catalog/catalog.js';
+import type { HistoryService, Scalar } from '../modules/history/history-service.js';
+import type { EventBus } from '../modules/live/event-bus.js';
+
+export interface StatItem {
+  entityId: string;
+  entityType: 1 | 2;
+  timestamp: number;
+  payload: Record<string, unknown>;
+  numbers: ReadonlyArray<[string, number]>;
+  values: Record<string, Scalar>;
+}
+
+/** The engine's side of intake: told which entities got which data, once it is stored. */
+export interface DataListener {
+  dataArrived(items: readonly StatItem[]): Promise<void>;
+}
+
+interface Waiting {
+  items: StatItem[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export function createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs }: {
+  history: HistoryService;
+  catalog: Catalog;
+  bus: EventBus;
+  engine: DataListener;
+  clock: () => number;
+  logger: Logger;
+  checkpointMs: number;
+}) {
+  let waiting: Waiting[] = [];
+  let running: Promise<void> | undefined;
+  let lastJournalId = 0;
+  let checkpointDue = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function write(items: StatItem[]): Promise<void> {
+    // An entity deleted since its request was checked takes its data with it.
+    const live = items.filter((i) => catalog.entity(i.entityId) !== undefined);
+    if (live.length === 0) return;
+    const newSeries: SeriesRow[] = [];
+    for (const i of live) history.newSeries(i.entityId, i.numbers.map((n) => n[0]), newSeries);
+    const body = JSON.stringify(live.map((i) => [i.entityId, i.timestamp, i.payload]));
+    try {
+      lastJournalId = await history.store.appendJournal(body, newSeries);
+    } catch (err) {
+      history.dropSeries(newSeries);
+      throw err;
+    }
+    for (const i of live) {
+      history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values);
+      bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics: Object.keys(i.values) });
+    }
+    try {
+      await engine.dataArrived(live);
+    } catch (err) {
+      // The data is stored and acknowledged; a failed evaluation must not turn that into an error.
+      logger.error({ err }, 'evaluating new data failed');
+    }
+  }
+
+  async function checkpoint(): Promise<void> {
+    checkpointDue = false;
+    try {
+      await history.checkpoint(lastJournalId);
+    } catch (err) {
+      logger.error({ err }, 'history checkpoint failed; data stays in the journal');
+    }
+  }
+
+  function drain(): Promise<void> {
+    running ??= (async () => {
+      // Let the requests of this turn of the event loop join the batch.
+      await new Promise((r) => setImmediate(r));
+      while (waiting.length > 0 || checkpointDue) {
+        const batch = waiting;
+        waiting = [];
+        if (batch.length > 0) {
+          try {
+            await write(batch.flatMap((w) => w.items));
+            for (const w of batch) w.resolve();
+          } catch (err) {
+            for (const w of batch) w.reject(err);
+          }
+        }
+        if (checkpointDue) await checkpoint();
+      }
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    /** Resolves once the items are journaled and evaluated. */
+    push(items: StatItem[]): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ items, resolve, reject });
+        void drain();
+      });
+    },
+
+    /** Replays what the journal holds beyond the last checkpoint, then checkpoints. */
+    async start(): Promise<void> {
+      const replayed: StatItem[] = [];
+      await history.store.readJournal((id, body) => {
+        lastJournalId = id;
+        for (const [entityId, timestamp, payload] of JSON.parse(body) as Array<[string, number, Record<string, unknown>]>) {
+          const entity = catalog.entity(entityId);
+          if (!entity) continue;
+          const { numbers, values } = flattenPayload(payload);
+          replayed.push({ entityId, entityType: entity.entityType, timestamp, payload, numbers, values });
+        }
+      });
+      if (replayed.length > 0) {
+        const newSeries: SeriesRow[] = [];
+        for (const i of replayed) history.newSeries(i.entityId, i.numbers.map((n) => n[0]), newSeries);
+        if (newSeries.length > 0) lastJournalId = await history.store.appendJournal('[]', newSeries);
+        for (const i of replayed) history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values);
+        logger.info({ payloads: replayed.length }, 'replayed the intake journal');
+        await engine.dataArrived(replayed);
+      }
+      await checkpoint();
+      timer = setInterval(() => {
+        checkpointDue = true;
+        void drain();
+      }, checkpointMs).unref();
+    },
+
+    /** Finishes what is in flight and checkpoints, so a clean stop leaves an empty journal. */
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      while (running) await running;
+      await checkpoint();
+    },
+  };
+}
+
+export type StatIntake = ReturnType<typeof createStatIntake>;

@@ -1,0 +1,338 @@
+// The engine as a service: it keeps each entity's own state (its conditions' verdict, or a
+// manual state), passes objects' states up the tree (core/states/state-propagation.ts), and
+// turns the results into stored state changes, live events and incident signals. The
+// decisions are the pure functions of core/; this file only feeds them and keeps their memory.
+//
+// Every pass runs alone (a promise queue), so two passes never interleave their changes.
+// Type-1 incidents follow an entity's own state (what its own data or a user said), not the
+// state its children pass up: a failing host raises one incident, not one per ancestor group.
+// Triggers and the live stream see every change of the shown state, propagated ones included.
+import type { Logger } from 'pino';
+import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
+import { conditionIncidentEdges, stateIncidentEdge } from '../../core/incidents/incident-edges.js';
+import { forgetUnder } from '../../core/conditions/evaluate.js';
+import { CHILD_STATE, DATA_EXPIRED, MANUAL, NO_DATA_STATE, selectState } from '../../core/states/state-selection.js';
+import { StatePropagation, type Change as PropagationChange } from '../../core/states/state-propagation.js';
+import type { CatalogStore, CatalogWrite, EntityStateRow, StateChangeRow } from '../../storage/catalog-types.js';
+import type { Catalog, MemEntity } from '../catalog/catalog.js';
+import type { HistoryService } from '../history/history-service.js';
+import type { IncidentSignal } from '../incidents/incident-signal.js';
+import type { EventBus, StateReason } from '../live/event-bus.js';
+import type { StatItem } from '../../intake/stat-intake.js';
+
+interface Own {
+  auto: number;
+  manual: number | null;
+  /** Why `auto` is what it is (kept for the history of the next manual clearing). */
+  autoReason: StateReason;
+  durations: Map<string, number>;
+  /** Keys of incident conditions currently raised. */
+  raised: Set<string>;
+}
+
+interface OwnChange {
+  entity: MemEntity;
+  from: number;
+  to: number;
+  reason: StateReason;
+}
+
+export interface EngineSettings {
+  noDataAfterMs: number;
+  stateLevels: Readonly<Record<string, string>>;
+}
+
+const TICK_MS = 500;
+
+export function createStateEngine({ catalog, store, history, incidents, bus, clock, logger, settings }: {
+  catalog: Catalog;
+  store: CatalogStore;
+  history: HistoryService;
+  incidents: { signals(list: IncidentSignal[]): Promise<void> };
+  bus: EventBus;
+  clock: () => number;
+  logger: Logger;
+  settings: EngineSettings;
+}) {
+  const owns = new Map<string, Own>();
+  const propagation = new StatePropagation((id) => catalog.states.get(id)?.priority ?? 0);
+  /** Entities with data, in the order their data last arrived (Map order: delete + set). */
+  const dataSeen = new Map<string, number>();
+  /** Entities to evaluate again at a time (a pending `_duration`). */
+  const recheck = new Map<string, number>();
+  /** Entities whose conditions changed: evaluate at the next pass. */
+  const dirty = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch((err: unknown) => logger.error({ err }, 'engine pass failed'));
+    return next;
+  };
+
+  function ownOf(id: string): Own {
+    let o = owns.get(id);
+    if (!o) owns.set(id, (o = { auto: 1, manual: null, autoReason: { code: 0 }, durations: new Map(), raised: new Set() }));
+    return o;
+  }
+  const shownOwn = (o: Own) => o.manual ?? o.auto;
+
+  const stateConditions = (id: string) => catalog.setting(id, 'stateConditions')?.value as StateCondition[] | undefined;
+  const incidentConditions = (id: string) => catalog.setting(id, 'incidentConditions')?.value as IncidentCondition[] | undefined;
+
+  /** Evaluates an entity's conditions on its latest data; returns its auto state change, if any. */
+  function evaluate(entity: MemEntity, now: number, signals: IncidentSignal[]): OwnChange | undefined {
+    const o = ownOf(entity.id);
+    const data = history.lastData(entity.id)?.latest ?? {};
+    let next: number | undefined;
+    let change: OwnChange | undefined;
+    const sc = stateConditions(entity.id);
+    if (sc && sc.length > 0) {
+      const sel = selectState(sc, data, now, o.durations);
+      next = sel.nextCheckAt;
+      if (sel.stateId !== o.auto) {
+        const before = shownOwn(o);
+        o.auto = sel.stateId;
+        o.autoReason = sel.reason as StateReason;
+        if (shownOwn(o) !== before) change = { entity, from: before, to: shownOwn(o), reason: o.autoReason };
+      }
+    }
+    const ic = incidentConditions(entity.id);
+    if (ic && ic.length > 0) {
+      const edges = conditionIncidentEdges(ic, data, now, o.durations, o.raised);
+      if (edges.nextCheckAt !== undefined && (next === undefined || edges.nextCheckAt < next)) next = edges.nextCheckAt;
+      for (const s of edges.signals) {
+        signals.push({
+          entityId: entity.id, entityType: entity.entityType, key: s.key, type: 2, active: s.active, level: s.level, text: s.text,
+          data: JSON.stringify(data), reason: { code: 2, rootCause: rootCause(entity) }, timestamp: now,
+        });
+      }
+    }
+    if (next !== undefined) recheck.set(entity.id, next);
+    else recheck.delete(entity.id);
+    return change;
+  }
+
+  const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
+
+  /** Stores own-state changes and what they propagate; then events and incident signals. */
+  async function commit(changes: OwnChange[], signals: IncidentSignal[], now: number): Promise<void> {
+    const rows: StateChangeRow[] = [];
+    const ownRows: EntityStateRow[] = [];
+    for (const c of changes) {
+      const o = ownOf(c.entity.id);
+      ownRows.push({ entity_id: c.entity.id, auto_state: o.auto, manual_state: o.manual, data_at: null });
+      if (c.entity.entityType === 2) {
+        rows.push({ entityId: c.entity.id, stateId: c.to, previousStateId: c.entity.state_id, timestamp: now, reason: c.reason });
+      } else {
+        for (const p of propagation.setOwn(c.entity.id, c.to)) {
+          const cause = p.cause === undefined ? undefined : catalog.entity(p.cause);
+          const reason: StateReason = cause ? { code: CHILD_STATE, rootCause: rootCause(cause) } : c.reason;
+          rows.push({ entityId: p.id, stateId: p.to, previousStateId: p.from, timestamp: now, reason });
+        }
+      }
+      // Type 1: an entity with incident conditions raises only those.
+      if (!incidentConditions(c.entity.id)?.length) {
+        const edge = stateIncidentEdge(c.from, c.to, settings.stateLevels);
+        if (edge) {
+          const stateName = catalog.states.get(c.to)?.name ?? String(c.to);
+          signals.push({
+            entityId: c.entity.id, entityType: c.entity.entityType, key: 'state', type: 1, active: edge.active,
+            ...(edge.active ? { level: edge.level, text: `${c.entity.name}: ${stateName}` } : {}),
+            data: JSON.stringify(history.lastData(c.entity.id)?.latest ?? {}), reason: { code: c.reason.code, rootCause: rootCause(c.entity) }, timestamp: now,
+          });
+        }
+      }
+    }
+    await storeChanges(rows, ownRows);
+    if (signals.length > 0) await incidents.signals(signals);
+  }
+
+  /** Stores shown-state changes (with their history) and own-state records; then tells the bus. */
+  async function storeChanges(rows: StateChangeRow[], ownRows: EntityStateRow[]): Promise<void> {
+    if (rows.length > 0 || ownRows.length > 0) {
+      const stored = await catalog.mutate(() => {
+        // Entities deleted meanwhile are left out (their rows went with them).
+        const write: CatalogWrite = {
+          op: 'setStates',
+          changes: rows.filter((r) => catalog.entity(r.entityId) !== undefined),
+          own: ownRows.filter((r) => catalog.entity(r.entity_id) !== undefined),
+        };
+        return { writes: write.changes.length + write.own.length > 0 ? [write] : [], result: write.changes };
+      });
+      for (const r of stored) {
+        const e = catalog.entity(r.entityId);
+        if (!e) continue;
+        bus.publish({
+          type: 'state', entityId: e.id, entityType: e.entityType, entityName: e.name, stateId: r.stateId, previousStateId: r.previousStateId, reason: r.reason, timestamp: r.timestamp,
+        });
+      }
+    }
+  }
+
+  /** Changes of the tree (an object added, moved or deleted; priorities changed) move states too. */
+  function structural(changes: readonly PropagationChange[]): void {
+    if (changes.length === 0) return;
+    const now = clock();
+    const rows = changes.map((p): StateChangeRow => {
+      const cause = p.cause === undefined ? undefined : catalog.entity(p.cause);
+      return { entityId: p.id, stateId: p.to, previousStateId: p.from, timestamp: now, reason: cause ? { code: CHILD_STATE, rootCause: rootCause(cause) } : { code: CHILD_STATE } };
+    });
+    void serial(() => storeChanges(rows, []));
+  }
+
+  /** Evaluates the given entities (and the dirty ones) and commits what changed. */
+  async function pass(ids: Iterable<string>, now: number): Promise<void> {
+    const signals: IncidentSignal[] = [];
+    const changes: OwnChange[] = [];
+    const seen = new Set<string>();
+    for (const id of [...ids, ...dirty]) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const e = catalog.entity(id);
+      if (!e) continue;
+      const c = evaluate(e, now, signals);
+      if (c) changes.push(c);
+    }
+    dirty.clear();
+    await commit(changes, signals, now);
+  }
+
+  /** Data expiry and pending durations. */
+  function tick(): void {
+    const now = clock();
+    const due: string[] = [];
+    for (const [id, at] of recheck) if (at <= now) due.push(id);
+    const expired: string[] = [];
+    if (settings.noDataAfterMs > 0) {
+      for (const [id, at] of dataSeen) {
+        if (at + settings.noDataAfterMs > now) break;
+        dataSeen.delete(id);
+        expired.push(id);
+      }
+    }
+    if (due.length === 0 && expired.length === 0 && dirty.size === 0) return;
+    void serial(async () => {
+      const changes: OwnChange[] = [];
+      for (const id of expired) {
+        const e = catalog.entity(id);
+        // Expiry is a verdict about data conditions expect; without any, there is nothing stale.
+        if (!e || !stateConditions(id)?.length) continue;
+        const o = ownOf(id);
+        if (o.auto === NO_DATA_STATE) continue;
+        const before = shownOwn(o);
+        o.auto = NO_DATA_STATE;
+        o.autoReason = { code: DATA_EXPIRED };
+        recheck.delete(id);
+        if (shownOwn(o) !== before) changes.push({ entity: e, from: before, to: shownOwn(o), reason: o.autoReason });
+      }
+      if (changes.length > 0) await commit(changes, [], clock());
+      await pass(due, clock());
+    });
+  }
+
+  function onCatalogChange(writes: readonly CatalogWrite[]): void {
+    for (const w of writes) {
+      switch (w.op) {
+        case 'putObject':
+          if (!propagation.has(w.row.id)) structural(propagation.addObject(w.row.id, shownOwn(ownOf(w.row.id)), w.row.parent_id));
+          else if (w.parents ?? true) structural(propagation.setParents(w.row.id, w.row.parent_id));
+          break;
+        case 'deleteEntities':
+          for (const id of w.ids) {
+            if (propagation.has(id)) structural(propagation.removeObject(id).filter((c) => catalog.entity(c.id) !== undefined));
+            owns.delete(id);
+            dataSeen.delete(id);
+            recheck.delete(id);
+            dirty.delete(id);
+          }
+          void history.forgetEntities(w.ids).catch((err: unknown) => logger.error({ err }, 'dropping the history of deleted entities failed'));
+          break;
+        case 'putSetting':
+        case 'deleteSetting': {
+          const id = w.op === 'putSetting' ? w.row.entity_id : w.entityId;
+          const kind = w.op === 'putSetting' ? w.row.kind : w.kind;
+          if (kind === 'stateTriggers') break;
+          // A new document starts its durations afresh.
+          forgetUnder(ownOf(id).durations, kind);
+          dirty.add(id);
+          break;
+        }
+        case 'putState':
+          structural(propagation.repriorize());
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  return {
+    /** Loads own states and builds the propagation from the catalog. */
+    async load(): Promise<void> {
+      for (const row of await store.entityStates()) {
+        const o = ownOf(row.entity_id);
+        o.auto = row.auto_state;
+        o.manual = row.manual_state;
+      }
+      propagation.load([...catalog.objects.values()].map((o) => ({ id: o.id, own: shownOwn(ownOf(o.id)), parents: o.parent_id })));
+      const now = clock();
+      for (const id of catalog.objects.keys()) {
+        const data = history.lastData(id);
+        if (data) dataSeen.set(id, now);
+      }
+      for (const id of catalog.links.keys()) if (history.lastData(id)) dataSeen.set(id, now);
+      catalog.onChange(onCatalogChange);
+      timer = setInterval(tick, TICK_MS).unref();
+    },
+
+    /** Intake's listener: evaluate the entities that got data, once it is stored. */
+    dataArrived(items: readonly StatItem[]): Promise<void> {
+      const now = clock();
+      for (const i of items) {
+        dataSeen.delete(i.entityId);
+        dataSeen.set(i.entityId, now);
+      }
+      return serial(() => pass(new Set(items.map((i) => i.entityId)), now));
+    },
+
+    /** Sets (a state id) or clears (null) the manual state of an entity. */
+    setManual(entity: MemEntity, stateId: number | null, userId: string): Promise<void> {
+      return serial(async () => {
+        const now = clock();
+        const o = ownOf(entity.id);
+        const before = shownOwn(o);
+        o.manual = stateId;
+        const signals: IncidentSignal[] = [];
+        if (stateId === null) {
+          // Back to what the conditions say now.
+          const current = catalog.entity(entity.id);
+          if (current) evaluate(current, now, signals);
+        }
+        const to = shownOwn(o);
+        const reason: StateReason = { code: MANUAL, userId, ...(stateId === null ? { cleared: true } : {}) };
+        const changes = to !== before ? [{ entity, from: before, to, reason }] : [];
+        if (changes.length === 0) {
+          // Nothing shown changes, but whether it is manual does: store that.
+          await catalog.mutate(() => ({
+            writes: [{ op: 'setStates', changes: [], own: [{ entity_id: entity.id, auto_state: o.auto, manual_state: o.manual, data_at: null }] }],
+            result: undefined,
+          }));
+        }
+        await commit(changes, signals, now);
+      });
+    },
+
+    manualState(entityId: string): number | null {
+      return owns.get(entityId)?.manual ?? null;
+    },
+
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await queue;
+    },
+  };
+}
+
+export type StateEngine = ReturnType<typeof createStateEngine>;

@@ -1,0 +1,151 @@
+// The read side of history: `GET .../history` and `GET .../last`. Points come from sealed
+// chunks (SQLite) and the series' head (memory); downsampling over whole hours, or over ranges
+// whose raw points have expired, reads the hourly rollups instead, so a year-long chart reads
+// thousands of rows, not millions of points.
+import { decodeChunk } from '../../core/history/chunk-codec.js';
+import { Downsampler } from '../../core/history/downsample.js';
+import { HistoryInputError } from '../../core/history/history-error.js';
+import { HOUR_MS, mergePartial, rollupByHour, type PartialAggregate } from '../../core/history/rollup.js';
+import type { DownsampleSpec } from '../../core/history/time-spec.js';
+import type { HistoryService } from './history-service.js';
+
+export interface SeriesAnswer {
+  metric: string;
+  tags: { entity: string };
+  aggregateTags: string[];
+  dps: Array<[number, number]>;
+}
+
+/** Raw points one answer may carry; beyond that the caller must downsample. */
+export const MAX_RAW_POINTS = 1_000_000;
+export const MAX_LAST_LENGTH = 10_000;
+
+interface Segment {
+  ts: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
+
+/** Calls `visit` for every point in [from, to] in time order (a later write wins a tie). */
+function eachPoint(segments: Segment[], from: number, to: number, visit: (ts: number, v: number) => void): void {
+  let ordered = true;
+  for (let i = 1; i < segments.length && ordered; i++) {
+    const prev = segments[i - 1]!;
+    ordered = prev.ts.length === 0 || segments[i]!.ts.length === 0 || prev.ts[prev.ts.length - 1]! < segments[i]!.ts[0]!;
+  }
+  if (ordered) {
+    for (const s of segments) {
+      for (let i = 0; i < s.ts.length; i++) {
+        const t = s.ts[i]!;
+        if (t >= from && t <= to) visit(t, s.values[i]!);
+      }
+    }
+    return;
+  }
+  // Late points made segments overlap: merge them (stable, so the later segment wins a tie).
+  const all: Array<[number, number]> = [];
+  for (const s of segments) for (let i = 0; i < s.ts.length; i++) if (s.ts[i]! >= from && s.ts[i]! <= to) all.push([s.ts[i]!, s.values[i]!]);
+  all.sort((a, b) => a[0] - b[0]);
+  for (let i = 0; i < all.length; i++) if (i + 1 === all.length || all[i + 1]![0] !== all[i]![0]) visit(all[i]![0], all[i]![1]);
+}
+
+export function createHistoryQuery({ history, clock, rawRetentionMs }: { history: HistoryService; clock: () => number; rawRetentionMs: number }) {
+  const store = history.store;
+
+  async function segments(seriesId: number, from: number, to: number): Promise<{ segs: Segment[]; n: number }> {
+    const chunks = await store.chunks(seriesId, from, to);
+    const segs: Segment[] = chunks.map((c) => decodeChunk(c.data));
+    let n = chunks.reduce((sum, c) => sum + c.n, 0);
+    const h = history.head(seriesId);
+    if (h && h.size > 0) {
+      segs.push({ ts: h.ts.slice(), values: h.values.slice() });
+      n += h.size;
+    }
+    return { segs, n };
+  }
+
+  /** Hourly partials of [from, to]: stored rollups merged with the hours of the head. */
+  async function partials(seriesId: number, from: number, to: number): Promise<PartialAggregate[]> {
+    const byHour = new Map<number, PartialAggregate>();
+    for (const r of await store.rollups(seriesId, from - (from % HOUR_MS), to)) byHour.set(r.hour, { ...r, start: r.hour });
+    const h = history.head(seriesId);
+    if (h && h.size > 0) {
+      for (const p of rollupByHour(h.ts, h.values)) {
+        if (p.start + HOUR_MS <= from || p.start > to) continue;
+        const had = byHour.get(p.start);
+        byHour.set(p.start, had ? mergePartial(had, p) : p);
+      }
+    }
+    return [...byHour.values()].sort((a, b) => a.start - b.start);
+  }
+
+  async function one(entityId: string, metric: string, from: number, to: number, spec: DownsampleSpec | undefined): Promise<SeriesAnswer> {
+    const answer: SeriesAnswer = { metric, tags: { entity: entityId }, aggregateTags: [], dps: [] };
+    const seriesId = history.seriesId(entityId, metric);
+    if (seriesId === undefined) return answer;
+    const rawCutoff = clock() - rawRetentionMs;
+    if (spec) {
+      const hourly = spec.intervalMs === 'all' ? from < rawCutoff : spec.intervalMs % HOUR_MS === 0 || from < rawCutoff;
+      const d = new Downsampler(spec, { from, to });
+      if (hourly) {
+        for (const p of await partials(seriesId, from, to)) d.addPartial(p);
+      } else {
+        const { segs } = await segments(seriesId, from, to);
+        eachPoint(segs, from, to, (t, v) => d.add(t, v));
+      }
+      answer.dps = d.result();
+      return answer;
+    }
+    const { segs, n } = await segments(seriesId, from, to);
+    if (n > MAX_RAW_POINTS) {
+      throw new HistoryInputError(`metrics: ${metric} has more than ${MAX_RAW_POINTS} points in this range; ask for a downsample (e.g. downsample=1m-avg)`);
+    }
+    eachPoint(segs, from, to, (t, v) => answer.dps.push([t, v]));
+    return answer;
+  }
+
+  return {
+    async history(entityId: string, metrics: readonly string[], from: number, to: number, spec?: DownsampleSpec): Promise<SeriesAnswer[]> {
+      const out: SeriesAnswer[] = [];
+      for (const m of metrics) out.push(await one(entityId, m, from, to, spec));
+      return out;
+    },
+
+    /** The last `length` points of each metric, oldest first. */
+    async last(entityId: string, metrics: readonly string[], length: number): Promise<SeriesAnswer[]> {
+      const out: SeriesAnswer[] = [];
+      for (const metric of metrics) {
+        const answer: SeriesAnswer = { metric, tags: { entity: entityId }, aggregateTags: [], dps: [] };
+        out.push(answer);
+        const seriesId = history.seriesId(entityId, metric);
+        if (seriesId === undefined) continue;
+        const segs: Segment[] = [];
+        let have = 0;
+        const h = history.head(seriesId);
+        if (h && h.size > 0) {
+          segs.push({ ts: h.ts.slice(), values: h.values.slice() });
+          have += h.size;
+        }
+        // Newest chunks first, a few at a time, until enough points are in hand.
+        let take = 4;
+        let chunks = have >= length ? [] : await store.lastChunks(seriesId, take);
+        while (have < length && chunks.length > 0) {
+          for (const c of chunks.splice(0)) {
+            segs.unshift(decodeChunk(c.data));
+            have += c.n;
+          }
+          if (have >= length) break;
+          take *= 4;
+          const more = await store.lastChunks(seriesId, take);
+          chunks = more.slice(segs.length - (h && h.size > 0 ? 1 : 0));
+          if (chunks.length === 0) break;
+        }
+        const points: Array<[number, number]> = [];
+        eachPoint(segs, 0, Number.MAX_SAFE_INTEGER, (t, v) => points.push([t, v]));
+        answer.dps = points.slice(Math.max(0, points.length - length));
+      }
+      return out;
+    },
+  };
+}
+
+export type HistoryQuery = ReturnType<typeof createHistoryQuery>;

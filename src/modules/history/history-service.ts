@@ -1,0 +1,186 @@
+// The write side of history: series ids, the unsealed points of every series (heads), the
+// last payload and latest values of every entity, and the checkpoint that makes them durable.
+//
+// Durability (see migration 0003): the intake appends each accepted batch to the journal
+// before it is acknowledged and before it reaches these buffers; a checkpoint writes the heads
+// (sealed into chunks once big, old or idle enough; otherwise as open chunks) and the last
+// stats, then drops the journal up to the batch it has seen. At start: open chunks and last
+// stats are loaded, then the journal is replayed through the same `record` path.
+import type { Logger } from 'pino';
+import { decodeChunk, encodeChunk } from '../../core/history/chunk-codec.js';
+import { rollupByHour } from '../../core/history/rollup.js';
+import type { Checkpoint, HistoryStore, LastStatRow, SeriesRow } from '../../storage/history-types.js';
+import { SeriesHead } from './series-head.js';
+
+/** What conditions test: a flattened metric's latest value. */
+export type Scalar = string | number | boolean | null;
+
+export interface LastData {
+  timestamp: number;
+  /** The last payload as pushed. */
+  payload: Record<string, unknown>;
+  /** Latest value of every metric the entity has sent, across payloads. */
+  latest: Record<string, Scalar>;
+  dirty: boolean;
+}
+
+/** A head is sealed into a chunk at this many points, ... */
+const SEAL_POINTS = 256;
+/** ... or when it spans an hour (so rollups of an hour rarely need merging), ... */
+const SEAL_SPAN_MS = 3_600_000;
+/** ... or when it got nothing new for this long (no idle series kept in memory). */
+const SEAL_IDLE_MS = 15 * 60_000;
+
+export function createHistoryService({ store, clock, logger }: { store: HistoryStore; clock: () => number; logger: Logger }) {
+  const seriesByEntity = new Map<string, Map<string, number>>();
+  const seriesById = new Map<number, SeriesRow>();
+  const heads = new Map<number, SeriesHead>();
+  const last = new Map<string, LastData>();
+  let lastSeriesId = 0;
+
+  function addSeries(row: SeriesRow): void {
+    seriesById.set(row.id, row);
+    let byMetric = seriesByEntity.get(row.entityId);
+    if (!byMetric) seriesByEntity.set(row.entityId, (byMetric = new Map()));
+    byMetric.set(row.metric, row.id);
+    if (row.id > lastSeriesId) lastSeriesId = row.id;
+  }
+
+  function head(seriesId: number): SeriesHead {
+    let h = heads.get(seriesId);
+    if (!h) heads.set(seriesId, (h = new SeriesHead()));
+    return h;
+  }
+
+  return {
+    /** Loads series, open chunks and last stats (the journal is replayed by the intake). */
+    async load(): Promise<void> {
+      for (const row of await store.loadSeries()) addSeries(row);
+      await store.loadOpenChunks((seriesId, data) => {
+        if (!seriesById.has(seriesId)) return;
+        const { ts, values } = decodeChunk(data);
+        const h = head(seriesId);
+        for (let i = 0; i < ts.length; i++) h.add(ts[i]!, values[i]!);
+        h.dirty = false;
+        h.touched = clock();
+      });
+      for (const row of await store.loadLastStats()) {
+        last.set(row.entityId, { timestamp: row.timestamp, payload: JSON.parse(row.payload), latest: JSON.parse(row.latest), dirty: false });
+      }
+    },
+
+    seriesId(entityId: string, metric: string): number | undefined {
+      return seriesByEntity.get(entityId)?.get(metric);
+    },
+
+    /** The metric names of an entity that have history, sorted. */
+    metrics(entityId: string): string[] {
+      return [...(seriesByEntity.get(entityId)?.keys() ?? [])].sort();
+    },
+
+    /** Series rows for the metrics of `entityId` not known yet; they are known from now on. */
+    newSeries(entityId: string, names: Iterable<string>, into: SeriesRow[]): void {
+      const known = seriesByEntity.get(entityId);
+      for (const metric of names) {
+        if (known?.has(metric)) continue;
+        if (into.some((s) => s.entityId === entityId && s.metric === metric)) continue;
+        const row: SeriesRow = { id: ++lastSeriesId, entityId, metric };
+        addSeries(row);
+        into.push(row);
+      }
+    },
+
+    /** Forgets series whose journal entry could not be stored. */
+    dropSeries(rows: readonly SeriesRow[]): void {
+      for (const row of rows) {
+        seriesById.delete(row.id);
+        seriesByEntity.get(row.entityId)?.delete(row.metric);
+      }
+    },
+
+    /** Takes one payload: its numbers into the heads, the payload and values as the latest. */
+    record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>): void {
+      const now = clock();
+      const byMetric = seriesByEntity.get(entityId);
+      for (const [metric, value] of numbers) {
+        const id = byMetric?.get(metric);
+        if (id === undefined) continue; // created by newSeries before the journal; absent only if the entity is gone
+        const h = head(id);
+        h.add(timestamp, value);
+        h.touched = now;
+      }
+      let data = last.get(entityId);
+      // An older payload that arrives late goes to history but does not replace the latest.
+      if (data && data.timestamp > timestamp) return;
+      if (!data) last.set(entityId, (data = { timestamp, payload, latest: Object.create(null) as Record<string, Scalar>, dirty: true }));
+      data.timestamp = timestamp;
+      data.payload = payload;
+      data.dirty = true;
+      for (const key in values) data.latest[key] = values[key]!;
+    },
+
+    lastData(entityId: string): LastData | undefined {
+      return last.get(entityId);
+    },
+
+    head(seriesId: number): SeriesHead | undefined {
+      return heads.get(seriesId);
+    },
+
+    /** Makes everything buffered durable; journal entries up to `journalUpTo` become redundant. */
+    async checkpoint(journalUpTo: number): Promise<void> {
+      const now = clock();
+      const c: Checkpoint = { sealed: [], open: [], lastStats: [], journalUpTo };
+      const sealedHeads: number[] = [];
+      for (const [seriesId, h] of heads) {
+        const seal = h.size >= SEAL_POINTS || h.span >= SEAL_SPAN_MS || (h.size > 0 && now - h.touched >= SEAL_IDLE_MS);
+        if (seal) {
+          if (h.size > 0) {
+            const chunk = { seriesId, startTs: h.ts[0]!, endTs: h.ts[h.size - 1]!, n: h.size, data: encodeChunk(h.ts, h.values) };
+            const rollups = rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p }));
+            c.sealed.push({ chunk, rollups });
+          }
+          c.open.push({ seriesId, data: null });
+          sealedHeads.push(seriesId);
+        } else if (h.dirty) {
+          c.open.push({ seriesId, data: encodeChunk(h.ts, h.values) });
+        }
+      }
+      const stats: LastStatRow[] = [];
+      for (const [entityId, d] of last) {
+        if (d.dirty) stats.push({ entityId, timestamp: d.timestamp, payload: JSON.stringify(d.payload), latest: JSON.stringify(d.latest) });
+      }
+      c.lastStats = stats;
+      await store.checkpoint(c);
+      // Only now: if the checkpoint failed, everything is still buffered (and journaled).
+      for (const id of sealedHeads) heads.delete(id);
+      for (const h of heads.values()) h.dirty = false;
+      for (const s of stats) {
+        const d = last.get(s.entityId);
+        if (d && d.timestamp === s.timestamp) d.dirty = false;
+      }
+      if (c.sealed.length > 0) logger.debug({ sealed: c.sealed.length, open: c.open.length }, 'history checkpoint');
+    },
+
+    /** Drops the history of deleted entities. */
+    async forgetEntities(entityIds: readonly string[]): Promise<void> {
+      const ids: number[] = [];
+      for (const entityId of entityIds) {
+        const byMetric = seriesByEntity.get(entityId);
+        last.delete(entityId);
+        if (!byMetric) continue;
+        for (const id of byMetric.values()) {
+          ids.push(id);
+          seriesById.delete(id);
+          heads.delete(id);
+        }
+        seriesByEntity.delete(entityId);
+      }
+      await store.forgetEntities(entityIds, ids);
+    },
+
+    store,
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;

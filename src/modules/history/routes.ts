@@ -1,0 +1,137 @@
+// Measurement routes, the same under /objects, /links and /entities: push (stat), the last
+// payload, metric names, history and last points; plus the batch push for agents.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { HistoryInputError } from '../../core/history/history-error.js';
+import { parseDownsample, parseTime } from '../../core/history/time-spec.js';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
+import { badRequest } from '../../http/errors.js';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import type { MemEntity } from '../catalog/catalog.js';
+import { IdParams } from '../entities/schemas.js';
+import type { HistoryQuery } from './history-query.js';
+import { MAX_LAST_LENGTH } from './history-query.js';
+import type { HistoryService } from './history-service.js';
+import { MAX_BATCH_ITEMS, type StatService } from './stat-service.js';
+
+const SeriesSchema = Type.Object({
+  metric: Type.String(),
+  tags: Type.Object({ entity: Type.String() }),
+  aggregateTags: Type.Array(Type.String()),
+  dps: Type.Array(Type.Tuple([Type.Integer(), Type.Number()]), { description: '[timestamp ms, value] pairs, oldest first' }),
+});
+const MetricsParam = Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out' }));
+const HistoryQuerySchema = Type.Object({
+  metrics: MetricsParam,
+  from: Type.String({ maxLength: 40, description: 'Milliseconds, or a relative time such as 1h-ago (units ms s m h d w n y)' }),
+  to: Type.Optional(Type.String({ maxLength: 40, description: 'Milliseconds or relative time; now when left out' })),
+  downsample: Type.Optional(Type.String({
+    maxLength: 40,
+    description: '<interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-sum, 1d-count) or all-<agg>; agg one of avg sum min max count first last. Buckets start at ts - ts % interval.',
+  })),
+});
+const LastQuery = Type.Object({
+  metrics: MetricsParam,
+  length: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LAST_LENGTH, default: 1 })),
+});
+const StatBody = Type.Unknown({
+  description: 'Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); '
+    + 'numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now).',
+});
+const BatchBody = Type.Unknown({
+  description: `Array of at most ${MAX_BATCH_ITEMS} items {"entityId": "12", "timestamp": 1700000000000 (optional), "data": {...}}. All items are checked first: one bad item stores nothing.`,
+});
+
+const metricList = (text: string | undefined, all: () => string[]): string[] => {
+  if (text === undefined || text === '') return all();
+  const list = [...new Set(text.split(',').map((m) => m.trim()).filter((m) => m !== ''))];
+  if (list.length > 1000) throw badRequest('metrics: more than 1000 names');
+  return list;
+};
+
+function historyInput<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof HistoryInputError) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: StatService; history: HistoryService; query: HistoryQuery; clock: () => number }): void {
+  const { catalog: s, stat, history, query, clock } = deps;
+  const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
+
+  api.post('/stat', {
+    schema: {
+      tags: ['data'],
+      summary: 'Push measurements of many entities at once (for agents); 204 once stored and evaluated',
+      body: BatchBody,
+      response: { 204: Type.Null() },
+    },
+  }, async (req, reply) => {
+    await stat.pushBatch(actor(req), req.body);
+    return reply.code(204).send(null);
+  });
+
+  for (const prefix of ['objects', 'links', 'entities'] as const) {
+    const tags = [prefix, 'data'];
+    const entityOf = (req: FastifyRequest): MemEntity => {
+      const who = actor(req);
+      const id = (req.params as { id: string }).id;
+      return prefix === 'objects' ? s.queries.visibleObject(who, id) : prefix === 'links' ? s.queries.visibleLink(who, id) : s.queries.visibleEntity(who, id);
+    };
+
+    api.post(`/${prefix}/:id/stat`, {
+      schema: { tags, summary: 'Push measurements; 204 once stored and evaluated', params: IdParams, body: StatBody, response: { 204: Type.Null() } },
+    }, async (req, reply) => {
+      await stat.push(actor(req), entityOf(req), req.body);
+      return reply.code(204).send(null);
+    });
+
+    api.get(`/${prefix}/:id/stat`, {
+      schema: {
+        tags,
+        summary: 'The last payload, with its timestamp (ms) added; {} before any data',
+        params: IdParams,
+        response: { 200: Type.Record(Type.String(), Type.Unknown()) },
+      },
+    }, async (req) => {
+      const last = history.lastData(entityOf(req).id);
+      return last ? { ...last.payload, timestamp: last.timestamp } : {};
+    });
+
+    api.get(`/${prefix}/:id/stat/metrics`, {
+      schema: { tags, summary: 'Names of the metrics that have history, sorted', params: IdParams, response: { 200: Type.Array(Type.String()) } },
+    }, async (req) => history.metrics(entityOf(req).id));
+
+    api.get(`/${prefix}/:id/history`, {
+      schema: { tags, summary: 'History of metrics, optionally downsampled (OpenTSDB-shaped answer)', params: IdParams, querystring: HistoryQuerySchema, response: { 200: Type.Array(SeriesSchema) } },
+    }, async (req) => {
+      const entity = entityOf(req);
+      const now = clock();
+      const { from, to, spec } = historyInput(() => ({
+        from: parseTime(req.query.from, now, 'from'),
+        to: req.query.to === undefined ? now : parseTime(req.query.to, now, 'to'),
+        spec: req.query.downsample === undefined ? undefined : parseDownsample(req.query.downsample),
+      }));
+      if (from > to) throw badRequest('from: must not be after to');
+      const metrics = metricList(req.query.metrics, () => history.metrics(entity.id));
+      try {
+        return await query.history(entity.id, metrics, from, to, spec);
+      } catch (err) {
+        if (err instanceof HistoryInputError) throw badRequest(err.message);
+        throw err;
+      }
+    });
+
+    api.get(`/${prefix}/:id/last`, {
+      schema: { tags, summary: 'The last points of each metric, oldest first', params: IdParams, querystring: LastQuery, response: { 200: Type.Array(SeriesSchema) } },
+    }, async (req) => {
+      const entity = entityOf(req);
+      const metrics = metricList(req.query.metrics, () => history.metrics(entity.id));
+      return query.last(entity.id, metrics, req.query.length ?? 1);
+    });
+  }
+}

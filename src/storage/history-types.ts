@@ -1,0 +1,71 @@
+// The time-series history of metrics: series (entity × metric), sealed chunks of points,
+// hourly rollups, and what keeps unsealed points safe (open chunks, the intake journal).
+// See migration 0003 for the design; the history service owns the buffering policy.
+
+export interface SeriesRow {
+  id: number;
+  entityId: string;
+  metric: string;
+}
+
+export interface ChunkRow {
+  seriesId: number;
+  startTs: number;
+  endTs: number;
+  n: number;
+  data: Uint8Array;
+}
+
+export interface RollupRow {
+  seriesId: number;
+  /** Start of the hour (ms). */
+  hour: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+  first: number;
+  firstTs: number;
+  last: number;
+  lastTs: number;
+}
+
+export interface LastStatRow {
+  entityId: string;
+  timestamp: number;
+  /** JSON text of the last payload. */
+  payload: string;
+  /** JSON text of the latest value of every metric the entity sent. */
+  latest: string;
+}
+
+/** Everything a checkpoint makes durable, in one transaction. */
+export interface Checkpoint {
+  sealed: Array<{ chunk: ChunkRow; rollups: RollupRow[] }>;
+  /** Open chunks to write; `data: null` removes one (its points were sealed). */
+  open: Array<{ seriesId: number; data: Uint8Array | null }>;
+  lastStats: LastStatRow[];
+  /** Journal entries up to this id are now redundant. */
+  journalUpTo: number;
+}
+
+export interface HistoryStore {
+  loadSeries(): Promise<SeriesRow[]>;
+  loadOpenChunks(visit: (seriesId: number, data: Uint8Array) => void): Promise<void>;
+  loadLastStats(): Promise<LastStatRow[]>;
+  /** Journal entries in the order they were written. */
+  readJournal(visit: (id: number, body: string) => void): Promise<void>;
+  /** Appends one journal entry (and the series it introduces) durably; returns its id. */
+  appendJournal(body: string, newSeries: readonly SeriesRow[]): Promise<number>;
+  checkpoint(c: Checkpoint): Promise<void>;
+  /** Sealed chunks of a series that overlap [from, to], oldest first. */
+  chunks(seriesId: number, from: number, to: number): Promise<ChunkRow[]>;
+  /** The newest sealed chunks of a series, newest first. */
+  lastChunks(seriesId: number, limit: number): Promise<ChunkRow[]>;
+  /** Rollups of a series whose hour lies in [from, to], oldest first. */
+  rollups(seriesId: number, from: number, to: number): Promise<RollupRow[]>;
+  /** Drops the series and the last stats of deleted entities. */
+  forgetEntities(entityIds: readonly string[], seriesIds: readonly number[]): Promise<void>;
+  /** Drops chunks ending before `rawBefore` and rollups of hours before `rollupBefore`. */
+  purge(rawBefore: number, rollupBefore: number): Promise<{ chunks: number; rollups: number }>;
+}

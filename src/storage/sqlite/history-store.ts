@@ -1,0 +1,102 @@
+// SQLite history: prepared statements only; a checkpoint is one transaction.
+import type Database from 'better-sqlite3';
+import type { ChunkRow, HistoryStore, RollupRow, SeriesRow } from '../history-types.js';
+import type { WriteGate } from './write-gate.js';
+
+type ChunkDb = { series_id: number; start_ts: number; end_ts: number; n: number; data: Buffer };
+const chunkOf = (r: ChunkDb): ChunkRow => ({ seriesId: r.series_id, startTs: r.start_ts, endTs: r.end_ts, n: r.n, data: r.data });
+
+export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
+  const insertSeries = db.prepare('INSERT INTO series (id, entity_id, metric) VALUES (?, ?, ?)');
+  const insertJournal = db.prepare('INSERT INTO intake_journal (body) VALUES (?)');
+  const deleteJournal = db.prepare('DELETE FROM intake_journal WHERE id <= ?');
+  const insertChunk = db.prepare('INSERT INTO chunks (series_id, start_ts, end_ts, n, data) VALUES (?, ?, ?, ?, ?)');
+  const putOpen = db.prepare('INSERT OR REPLACE INTO open_chunks (series_id, data) VALUES (?, ?)');
+  const deleteOpen = db.prepare('DELETE FROM open_chunks WHERE series_id = ?');
+  // Merging an hour that already has a rollup (points that came late) keeps it exact.
+  const upsertRollup = db.prepare(`
+    INSERT INTO rollups (series_id, hour, min, max, sum, count, first, first_ts, last, last_ts)
+    VALUES (@seriesId, @hour, @min, @max, @sum, @count, @first, @firstTs, @last, @lastTs)
+    ON CONFLICT (series_id, hour) DO UPDATE SET
+      min = min(min, excluded.min), max = max(max, excluded.max), sum = sum + excluded.sum, count = count + excluded.count,
+      first = CASE WHEN excluded.first_ts < first_ts THEN excluded.first ELSE first END,
+      first_ts = min(first_ts, excluded.first_ts),
+      last = CASE WHEN excluded.last_ts >= last_ts THEN excluded.last ELSE last END,
+      last_ts = max(last_ts, excluded.last_ts)`);
+  const putLastStat = db.prepare('INSERT OR REPLACE INTO last_stats (entity_id, timestamp, payload, latest) VALUES (?, ?, ?, ?)');
+  const selectChunks = db.prepare<[number, number, number]>(
+    'SELECT series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? AND end_ts >= ? AND start_ts <= ? ORDER BY start_ts, id');
+  const selectLastChunks = db.prepare<[number, number]>(
+    'SELECT series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? ORDER BY end_ts DESC, id DESC LIMIT ?');
+  const selectRollups = db.prepare<[number, number, number]>(
+    'SELECT series_id, hour, min, max, sum, count, first, first_ts, last, last_ts FROM rollups WHERE series_id = ? AND hour >= ? AND hour <= ? ORDER BY hour');
+  const deleteSeriesRows = [
+    db.prepare('DELETE FROM chunks WHERE series_id = ?'),
+    db.prepare('DELETE FROM open_chunks WHERE series_id = ?'),
+    db.prepare('DELETE FROM rollups WHERE series_id = ?'),
+    db.prepare('DELETE FROM series WHERE id = ?'),
+  ];
+  const purgeChunks = db.prepare('DELETE FROM chunks WHERE end_ts < ?');
+  const purgeRollups = db.prepare('DELETE FROM rollups WHERE hour < ?');
+
+  const append = db.transaction((body: string, newSeries: readonly SeriesRow[]) => {
+    for (const s of newSeries) insertSeries.run(s.id, Number(s.entityId), s.metric);
+    return Number(insertJournal.run(body).lastInsertRowid);
+  });
+
+  const checkpoint = db.transaction((c: Parameters<HistoryStore['checkpoint']>[0]) => {
+    for (const { chunk, rollups } of c.sealed) {
+      insertChunk.run(chunk.seriesId, chunk.startTs, chunk.endTs, chunk.n, chunk.data);
+      for (const r of rollups) upsertRollup.run(r);
+    }
+    for (const o of c.open) {
+      if (o.data) putOpen.run(o.seriesId, o.data);
+      else deleteOpen.run(o.seriesId);
+    }
+    for (const s of c.lastStats) putLastStat.run(Number(s.entityId), s.timestamp, s.payload, s.latest);
+    deleteJournal.run(c.journalUpTo);
+  });
+
+  const deleteLastStat = db.prepare('DELETE FROM last_stats WHERE entity_id = ?');
+  const forget = db.transaction((entityIds: readonly string[], seriesIds: readonly number[]) => {
+    for (const id of seriesIds) for (const stmt of deleteSeriesRows) stmt.run(id);
+    for (const id of entityIds) deleteLastStat.run(Number(id));
+  });
+
+  return {
+    async loadSeries() {
+      const rows = db.prepare('SELECT id, entity_id, metric FROM series ORDER BY id').all() as Array<{ id: number; entity_id: number; metric: string }>;
+      return rows.map((r) => ({ id: r.id, entityId: String(r.entity_id), metric: r.metric }));
+    },
+    async loadOpenChunks(visit) {
+      for (const r of db.prepare('SELECT series_id, data FROM open_chunks').iterate() as Iterable<{ series_id: number; data: Buffer }>) {
+        visit(r.series_id, r.data);
+      }
+    },
+    async loadLastStats() {
+      const rows = db.prepare('SELECT entity_id, timestamp, payload, latest FROM last_stats').all() as Array<{ entity_id: number; timestamp: number; payload: string; latest: string }>;
+      return rows.map((r) => ({ entityId: String(r.entity_id), timestamp: r.timestamp, payload: r.payload, latest: r.latest }));
+    },
+    async readJournal(visit) {
+      for (const r of db.prepare('SELECT id, body FROM intake_journal ORDER BY id').iterate() as Iterable<{ id: number; body: string }>) visit(r.id, r.body);
+    },
+    appendJournal: (body, newSeries) => gate.run(() => append(body, newSeries)),
+    checkpoint: (c) => gate.run(() => checkpoint(c)),
+    async chunks(seriesId, from, to) {
+      return (selectChunks.all(seriesId, from, to) as ChunkDb[]).map(chunkOf);
+    },
+    async lastChunks(seriesId, limit) {
+      return (selectLastChunks.all(seriesId, limit) as ChunkDb[]).map(chunkOf);
+    },
+    async rollups(seriesId, from, to) {
+      const rows = selectRollups.all(seriesId, from, to) as Array<{
+        series_id: number; hour: number; min: number; max: number; sum: number; count: number; first: number; first_ts: number; last: number; last_ts: number;
+      }>;
+      return rows.map((r): RollupRow => ({
+        seriesId: r.series_id, hour: r.hour, min: r.min, max: r.max, sum: r.sum, count: r.count, first: r.first, firstTs: r.first_ts, last: r.last, lastTs: r.last_ts,
+      }));
+    },
+    forgetEntities: (entityIds, seriesIds) => gate.run(() => forget(entityIds, seriesIds)),
+    purge: (rawBefore, rollupBefore) => gate.run(() => ({ chunks: purgeChunks.run(rawBefore).changes, rollups: purgeRollups.run(rollupBefore).changes })),
+  };
+}
