@@ -143,6 +143,14 @@ async function main(): Promise<void> {
     downsampleMs.sort((a, b) => a - b);
 
     // (c) Push → incident visible, 20 times (raise with 1, clear with 0 in between).
+    const visibleMs = await pushToIncident(base);
+    report(pushes.length, values, seconds, perSecond, failures, latencies, memory, naive, loadS, POINTS, downsampleMs, buckets, visibleMs);
+  } finally {
+    await stopServer(server.child);
+  }
+}
+
+async function pushToIncident(base: string): Promise<number[]> {
     const probe = await api(base, 'POST', '/objects', { name: 'bench-incident', parent_id: ['1'] });
     await api(base, 'PUT', `/objects/${probe.id}/incident-conditions`, [{ condition: { fault: { _gt: 0 } }, text: 'fault', state: '1' }]);
     const visibleMs: number[] = [];
@@ -157,19 +165,22 @@ async function main(): Promise<void> {
       await api(base, 'POST', `/objects/${probe.id}/stat`, { fault: 0 });
     }
     visibleMs.sort((a, b) => a - b);
+    return visibleMs;
+}
 
+function report(
+  pushCount: number, values: number, seconds: number, perSecond: number, failures: number, latencies: number[], memory: { rssMb: number; peakMb: number },
+  naive: number, loadS: number, POINTS: number, downsampleMs: number[], buckets: number, visibleMs: number[],
+): void {
     console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
     console.log(`(a) ${CLIENTS} clients × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process`);
-    console.log(`    pipeline: ${pushes.length} pushes, ${values} values in ${seconds.toFixed(1)} s = ${Math.round(perSecond).toLocaleString('en')} values/s (${failures} failed)`);
+    console.log(`    pipeline: ${pushCount} pushes, ${values} values in ${seconds.toFixed(1)} s = ${Math.round(perSecond).toLocaleString('en')} values/s (${failures} failed)`);
     console.log(`    push latency p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms; server RSS ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB)`);
     console.log(`    naive better-sqlite3 (row per sample, arrival order, 1,000 per txn): ${Math.round(naive).toLocaleString('en')} rows/s`);
     console.log(`    ratio pipeline/naive: ${(perSecond / naive).toFixed(2)} (goal >= 1)  ${perSecond >= naive ? 'MET' : 'MISS'}; >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${perSecond >= GOAL_VALUES_PER_S ? 'MET' : 'MISS'}`);
     console.log(`(b) 1m-avg over 1,000,000 points (10 series × ${POINTS.toLocaleString('en')}; loaded in ${loadS.toFixed(1)} s): median ${pct(downsampleMs, 50).toFixed(0)} ms, best ${downsampleMs[0]!.toFixed(0)} ms, ${buckets} buckets`);
     console.log(`(c) push → incident visible in GET /incidents: p50 ${pct(visibleMs, 50).toFixed(1)} ms, max ${visibleMs[visibleMs.length - 1]!.toFixed(1)} ms (20 runs)`);
-  } finally {
-    await stopServer(server.child);
-  }
 }
 
 const cleanup = () => {

@@ -24,6 +24,11 @@ import { incidentsRoutes } from './modules/incidents/routes.js';
 import type { IncidentLevelsService } from './modules/incidents/levels-service.js';
 import type { IncidentsService } from './modules/incidents/service.js';
 import { triggersRoutes } from './modules/triggers/routes.js';
+import { historyRoutes } from './modules/history/routes.js';
+import { entityStateRoutes } from './modules/engine/state-routes.js';
+import type { Services } from './services.js';
+import { liveStreamRoutes } from './http/live-stream.js';
+import type { EventBus } from './modules/live/event-bus.js';
 import type { TriggersService } from './modules/triggers/service.js';
 
 export interface AppDeps {
@@ -38,6 +43,8 @@ export interface AppDeps {
   levels: IncidentLevelsService;
   incidents: IncidentsService;
   triggers: TriggersService;
+  data: Services['data'];
+  bus: EventBus;
 }
 
 /**
@@ -102,6 +109,9 @@ export async function buildApp(deps: AppDeps) {
       securityLogRoutes(api, { securityLog: deps.securityLog });
       catalogRoutes(api, deps.catalog);
       incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
+      liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog });
+      historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });
+      entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
     },
     { prefix: API_PREFIX },

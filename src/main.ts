@@ -56,6 +56,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     try {
       await services.securityLog.purgeExpired();
       await services.auth.purgeExpiredSessions();
+      await services.data.purge();
+      await services.triggers.purge();
     } catch (err) {
       logger.error({ err }, 'maintenance failed');
     }
@@ -82,6 +84,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       clearInterval(timer);
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
+      await services.data.intake.stop(); // what was accepted is checkpointed
+      await services.data.engine.stop();
       await services.triggers.stop();
       await services.incidents.stop();
       await services.securityLog.flush();

@@ -11,6 +11,47 @@ import { EventBus } from './modules/live/event-bus.js';
 import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
 import { createIncidentsService } from './modules/incidents/service.js';
 import { createTriggersService } from './modules/triggers/service.js';
+import type { Catalog } from './modules/catalog/catalog.js';
+import { createHistoryService } from './modules/history/history-service.js';
+import { createHistoryQuery } from './modules/history/history-query.js';
+import { createStatService } from './modules/history/stat-service.js';
+import { createStateEngine } from './modules/engine/state-engine.js';
+import type { IncidentSignal } from './modules/incidents/incident-signal.js';
+import { createStatIntake } from './intake/stat-intake.js';
+
+const DAY = 86_400_000;
+
+/** Measurements and what follows from them: history, the engine, the intake path. */
+async function createDataServices(config: Readonly<Config>, storage: Storage, deps: {
+  catalog: Catalog;
+  incidents: { signals(list: IncidentSignal[]): Promise<void> };
+  bus: EventBus;
+  clock: () => number;
+  logger: Logger;
+}) {
+  const { catalog, incidents, bus, clock, logger } = deps;
+  const history = createHistoryService({ store: storage.history, clock, logger });
+  await history.load();
+  const engine = createStateEngine({
+    catalog, store: storage.catalog, history, incidents, bus, clock, logger,
+    settings: { noDataAfterMs: config.engine.noDataAfterMs, stateLevels: config.incidents.stateLevels },
+  });
+  await engine.load();
+  const intake = createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs });
+  await intake.start();
+  return {
+    history,
+    engine,
+    intake,
+    stat: createStatService({ catalog, intake, clock, maxFutureMs: config.engine.maxFutureMs }),
+    query: createHistoryQuery({ history, clock, rawRetentionMs: config.history.rawRetentionDays * DAY }),
+    /** Drops raw points and rollups past their retention. */
+    purge: () => {
+      const now = clock();
+      return storage.history.purge(now - config.history.rawRetentionDays * DAY, now - config.history.rollupRetentionDays * DAY);
+    },
+  };
+}
 
 export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
@@ -36,7 +77,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids() });
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers };
+  const data = await createDataServices(config, storage, { catalog: catalog.catalog, incidents, bus, clock, logger });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,5 +1,6 @@
 import type { FieldCondition } from '../core/filter-conditions.js';
 import type { CatalogStore } from './catalog-types.js';
+import type { HistoryStore } from './history-types.js';
 import type { IncidentsStore } from './incidents-types.js';
 import type { TriggerRunsStore } from './trigger-types.js';
 
@@ -136,6 +137,7 @@ export interface Storage {
   readonly sessions: SessionsStore;
   readonly securityLog: SecurityLogStore;
   readonly catalog: CatalogStore;
+  readonly history: HistoryStore;
   readonly incidents: IncidentsStore;
   readonly triggerRuns: TriggerRunsStore;
   close(): Promise<void>;

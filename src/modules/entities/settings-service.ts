@@ -26,14 +26,11 @@ function countPatterns(value: unknown, budget = { left: MAX_PATTERNS_PER_DOCUMEN
   return MAX_PATTERNS_PER_DOCUMENT + 1 - budget.left;
 }
 
-/** Incident levels that exist from the start (api-extensions.md "Incidents"). */
-// TODO(issue 4): take the levels from the incident-levels store once it exists.
-export const BUILT_IN_INCIDENT_LEVELS: ReadonlySet<string> = new Set(['1', '2', '3', '4']);
-
-export function createSettingsService({ catalog, clock, incidentLevels = () => BUILT_IN_INCIDENT_LEVELS }: {
+export function createSettingsService({ catalog, clock, incidentLevels }: {
   catalog: Catalog;
   clock: () => number;
-  incidentLevels?: () => ReadonlySet<string>;
+  /** The incident level ids that exist now (the incident levels service). */
+  incidentLevels: () => ReadonlySet<string>;
 }) {
   /** The validated, normalised document; 400 naming the clause otherwise. */
   function validate(kind: SettingKind, value: unknown, where: string = kind): unknown[] {

@@ -1,9 +1,33 @@
-// TODO(issue 4): state triggers.
+// State triggers: when an entity enters one of a trigger's states (and, with a duration, stays
+// in them that long), a webhook is called or an e-mail sent, in the background, and the run is
+// recorded. The service follows the event bus; it never blocks or throws into it.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import type { TriggerRunsStore } from '../../storage/trigger-types.js';
+import type { StateTrigger } from '../../core/conditions/entity-settings.js';
+import type { NewTriggerRun, TriggerRun, TriggerRunsQuery, TriggerRunsStore } from '../../storage/trigger-types.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { EventBus } from '../live/event-bus.js';
+import type { EventBus, StateEvent } from '../live/event-bus.js';
+import { createMailer, NO_RELAY, type Mailer } from './email-sender.js';
+import type { SendOutcome } from './retry.js';
+import { schedule } from './schedule.js';
+import { SendQueue } from './send-queue.js';
+import { emailMessage, webhookEvent, type FireFacts } from './trigger-event.js';
+import { maskUrl, sendWebhook } from './webhook-sender.js';
+
+/** Runs older than this are deleted by `purge`. */
+export const RUN_RETENTION_MS = 30 * 86_400_000;
+
+export interface TriggerLimits {
+  /** Sends (webhook calls, e-mails) in flight at once. */
+  maxInFlight: number;
+  /** Sends waiting for a slot; past this a fire is recorded as dropped. */
+  maxWaiting: number;
+  /** On stop, how long sends in flight may finish before they are cut off. */
+  stopGraceMs: number;
+}
+
+export const DEFAULT_TRIGGER_LIMITS: TriggerLimits = { maxInFlight: 16, maxWaiting: 10_000, stopGraceMs: 5_000 };
 
 export interface TriggersDeps {
   store: TriggerRunsStore;
@@ -12,12 +36,212 @@ export interface TriggersDeps {
   clock: () => number;
   logger: Logger;
   settings: Config['triggers'];
+  limits?: Partial<TriggerLimits>;
 }
 
-export function createTriggersService(_deps: TriggersDeps) {
+/** A trigger waiting out its duration: what it was when the entity entered its states. */
+interface Waiting {
+  trigger: StateTrigger;
+  cancel: () => void;
+}
+
+const sameTrigger = (a: StateTrigger, b: StateTrigger) => JSON.stringify(a) === JSON.stringify(b);
+
+export function createTriggersService(deps: TriggersDeps) {
+  const { store, catalog, bus, clock, logger, settings } = deps;
+  const limits = { ...DEFAULT_TRIGGER_LIMITS, ...deps.limits };
+  const policy = { retries: settings.webhookRetries, baseMs: settings.retryBaseMs };
+  const queue = new SendQueue(limits);
+  /** Aborted at stop: no new attempt, back-off waits end. */
+  const stopping = new AbortController();
+  /** Aborted once the grace after stop has passed: sends in flight are cut off. */
+  const cutOff = new AbortController();
+  const signals = { stopping: stopping.signal, abort: cutOff.signal };
+  /** entity id → trigger index → the timer of a trigger with a duration. */
+  const waiting = new Map<string, Map<number, Waiting>>();
+  let mailer: Mailer | undefined;
+  let mailerMade = false;
+  let stopped = false;
+
+  const triggersOf = (entityId: string): StateTrigger[] => {
+    const value = catalog.setting(entityId, 'stateTriggers')?.value;
+    return Array.isArray(value) ? (value as StateTrigger[]) : [];
+  };
+  const stateName = (id: number) => catalog.states.get(id)?.name ?? `state ${id}`;
+
+  function cancelWaiting(entityId: string, index?: number): void {
+    const timers = waiting.get(entityId);
+    if (!timers) return;
+    for (const [i, w] of timers) {
+      if (index !== undefined && i !== index) continue;
+      w.cancel();
+      timers.delete(i);
+    }
+    if (timers.size === 0) waiting.delete(entityId);
+  }
+
+  function onState(e: StateEvent): void {
+    if (stopped) return;
+    // Leaving a waiting trigger's states ends its wait (with the states as they were then).
+    const timers = waiting.get(e.entityId);
+    if (timers) for (const [i, w] of timers) if (!w.trigger.states.includes(e.stateId)) cancelWaiting(e.entityId, i);
+    // The document as it is now: an edit applies from the next state change on.
+    const list = triggersOf(e.entityId);
+    for (const [index, trigger] of list.entries()) {
+      const entering = trigger.states.includes(e.stateId) && !trigger.states.includes(e.previousStateId);
+      if (!entering) continue;
+      if (trigger.duration === 0) {
+        fire(e, trigger, index);
+        continue;
+      }
+      cancelWaiting(e.entityId, index);
+      const cancel = schedule(trigger.duration, () => {
+        cancelWaiting(e.entityId, index);
+        fireIfStillDue(e, trigger, index);
+      });
+      let map = waiting.get(e.entityId);
+      if (!map) waiting.set(e.entityId, (map = new Map()));
+      map.set(index, { trigger, cancel });
+    }
+  }
+
+  function fireIfStillDue(e: StateEvent, trigger: StateTrigger, index: number): void {
+    if (stopped) return;
+    const entity = catalog.entity(e.entityId);
+    // The state change that would have ended the wait may not have reached us (or not yet):
+    // the entity's current state decides.
+    if (!entity || !trigger.states.includes(entity.state_id)) return;
+    // A trigger removed or changed while it waited does not fire in its old form.
+    const now = triggersOf(e.entityId)[index];
+    if (!now || !sameTrigger(now, trigger)) {
+      logger.debug({ entityId: e.entityId, index }, 'state trigger changed while waiting; not fired');
+      return;
+    }
+    fire(e, trigger, index);
+  }
+
+  function fire(e: StateEvent, trigger: StateTrigger, index: number): void {
+    const facts: FireFacts = {
+      entity: { id: e.entityId, type: e.entityType, name: e.entityName },
+      state: { id: e.stateId, name: stateName(e.stateId) },
+      previousState: { id: e.previousStateId, name: stateName(e.previousStateId) },
+      reason: e.reason,
+      timestamp: e.timestamp,
+      firedAt: clock(),
+      trigger,
+      triggerIndex: index,
+      triggerStateNames: trigger.states.map(stateName),
+    };
+    const target = trigger.type === 'webhook' ? maskUrl(trigger.payload.url) : ([] as string[]).concat(trigger.payload.to).join(', ');
+    const base = {
+      entityId: e.entityId, entityType: e.entityType, entityName: e.entityName, triggerIndex: index, type: trigger.type, target,
+      stateId: e.stateId, previousStateId: e.previousStateId, stateTimestamp: e.timestamp,
+    };
+    queue.push({
+      run: async () => {
+        const started = clock();
+        let outcome: SendOutcome;
+        try {
+          outcome = await send(facts, trigger);
+        } catch (err) {
+          logger.error({ err, entityId: e.entityId, index }, 'state trigger send failed unexpectedly');
+          outcome = { attempts: 0, ok: false, error: `internal error: ${(err as Error).message}`, httpStatus: null };
+        }
+        await record({ ...base, started, finished: clock(), ...outcome });
+      },
+      dropped: async (why) => {
+        const now = clock();
+        await record({ ...base, started: now, finished: now, attempts: 0, ok: false, error: why, httpStatus: null });
+      },
+    });
+  }
+
+  function send(facts: FireFacts, trigger: StateTrigger): Promise<SendOutcome> {
+    if (trigger.type === 'webhook') return sendWebhook(trigger.payload, webhookEvent(facts), randomUUID(), policy, signals);
+    if (!mailerMade) {
+      mailerMade = true;
+      mailer = createMailer(settings.smtp);
+    }
+    if (!mailer) return Promise.resolve({ attempts: 0, ok: false, error: NO_RELAY, httpStatus: null });
+    const message = emailMessage(facts, trigger.payload.subject);
+    return mailer.send({ to: ([] as string[]).concat(trigger.payload.to), ...message }, policy, signals);
+  }
+
+  async function record(run: NewTriggerRun): Promise<void> {
+    try {
+      await store.add(run);
+    } catch (err) {
+      logger.error({ err, entityId: run.entityId, index: run.triggerIndex }, 'could not record a state trigger run');
+    }
+    if (!run.ok) logger.warn({ entityId: run.entityId, index: run.triggerIndex, type: run.type, error: run.error }, 'state trigger failed');
+  }
+
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type !== 'state') return;
+    try {
+      onState(event);
+    } catch (err) {
+      // The bus would catch it too; here it is told which entity's triggers are at fault.
+      logger.error({ err, entityId: event.entityId }, 'state triggers could not follow a state change');
+    }
+  });
+  catalog.onDeleted((ids) => {
+    for (const id of ids) cancelWaiting(id);
+  });
+
   return {
-    /** Cancels pending timers and waits for sends in flight; called on shutdown. */
-    async stop(): Promise<void> {},
+    /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
+    forEntity(entityId: string, page: { limit: number; skip: number }): Promise<TriggerRun[]> {
+      return store.find({ entityId, limit: page.limit, skip: page.skip });
+    },
+
+    /** Runs of every entity, newest first. */
+    list(query: Omit<TriggerRunsQuery, 'entityId'>): Promise<TriggerRun[]> {
+      return store.find(query);
+    },
+
+    /** Deletes runs past the retention (30 days); the lead's hourly maintenance calls it. */
+    purge(): Promise<number> {
+      return store.deleteStartedBefore(clock() - RUN_RETENTION_MS);
+    },
+
+    /** Triggers waiting out a duration, per entity (for tests and diagnostics). */
+    waitingCount(entityId?: string): number {
+      if (entityId !== undefined) return waiting.get(entityId)?.size ?? 0;
+      let n = 0;
+      for (const m of waiting.values()) n += m.size;
+      return n;
+    },
+
+    /** Sends in flight and waiting for a slot. */
+    sending(): { running: number; waiting: number } {
+      return queue.size;
+    },
+
+    /** Resolves once no send runs or waits (timers of durations aside). */
+    idle(): Promise<void> {
+      return queue.idle();
+    },
+
+    /**
+     * Cancels pending timers and waits for sends in flight; called on shutdown. Waiting sends
+     * and further retries are recorded as not sent; sends in flight get `stopGraceMs` to finish.
+     */
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe();
+      for (const id of [...waiting.keys()]) cancelWaiting(id);
+      stopping.abort();
+      const grace = setTimeout(() => cutOff.abort(), limits.stopGraceMs);
+      try {
+        await queue.drain('not sent: the server stopped');
+      } finally {
+        clearTimeout(grace);
+        mailer?.close();
+      }
+    },
   };
 }
+
 export type TriggersService = ReturnType<typeof createTriggersService>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Storage } from '../types.js';
 import { createSqliteCatalogStore } from './catalog-store.js';
+import { createSqliteHistoryStore } from './history-store.js';
 import { createSqliteIncidentsStore } from './incidents-store.js';
 import { createSqliteTriggerRunsStore } from './trigger-runs-store.js';
 import { migrate } from './migrator.js';
@@ -36,6 +37,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     sessions: createSqliteSessionsStore(db, gate),
     securityLog: createSqliteSecurityLogStore(db, gate),
     catalog: createSqliteCatalogStore(db, gate),
+    history: createSqliteHistoryStore(db, gate),
     incidents: createSqliteIncidentsStore(db, gate),
     triggerRuns: createSqliteTriggerRunsStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
