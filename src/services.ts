@@ -15,8 +15,7 @@ import type { Catalog } from './modules/catalog/catalog.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './modules/history/stat-service.js';
-import { createStateEngine } from './modules/engine/state-engine.js';
-import type { IncidentSignal } from './modules/incidents/incident-signal.js';
+import { createStateEngine, type IncidentSink } from './modules/engine/state-engine.js';
 import { createStatIntake } from './intake/stat-intake.js';
 
 const DAY = 86_400_000;
@@ -24,7 +23,7 @@ const DAY = 86_400_000;
 /** Measurements and what follows from them: history, the engine, the intake path. */
 async function createDataServices(config: Readonly<Config>, storage: Storage, deps: {
   catalog: Catalog;
-  incidents: { signals(list: IncidentSignal[]): Promise<void> };
+  incidents: IncidentSink;
   bus: EventBus;
   clock: () => number;
   logger: Logger;

@@ -11,7 +11,7 @@ import type { Api } from './api-types.js';
 import { principalOf } from './authenticate.js';
 import { badRequest } from './errors.js';
 import type { Principal } from '../modules/auth/service.js';
-import { canSee, type EntityActor } from '../modules/catalog/access.js';
+import { canSee, reasonFor, type EntityActor } from '../modules/catalog/access.js';
 import type { CatalogServices } from '../modules/catalog/catalog-services.js';
 import type { EventBus, LiveEvent } from '../modules/live/event-bus.js';
 
@@ -39,9 +39,15 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
     return entity !== undefined && canSee(actor, entity);
   };
 
-  function send(client: Client, id: number, event: LiveEvent, text: string): void {
+  function send(client: Client, id: number, event: LiveEvent, shared: string): void {
+    let text = shared;
     if (!client.types.has(event.type)) return;
-    if (!visible(catalog.access.actorOf(client.principal), event)) return;
+    const actor = catalog.access.actorOf(client.principal);
+    if (!visible(actor, event)) return;
+    if (event.type === 'state') {
+      const reason = reasonFor(actor, catalog.catalog, event.reason);
+      if (reason !== event.reason) text = JSON.stringify({ ...event, reason });
+    }
     client.res.write(`id: ${id}\nevent: ${event.type}\ndata: ${text}\n\n`);
     if (client.res.writableLength > HIGH_WATER_BYTES) client.res.end();
   }

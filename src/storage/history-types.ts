@@ -9,6 +9,8 @@ export interface SeriesRow {
 }
 
 export interface ChunkRow {
+  /** Write order (set on rows read back): a later chunk's point wins a tie. */
+  id?: number;
   seriesId: number;
   startTs: number;
   endTs: number;
@@ -41,7 +43,12 @@ export interface LastStatRow {
 
 /** Everything a checkpoint makes durable, in one transaction. */
 export interface Checkpoint {
-  sealed: Array<{ chunk: ChunkRow; rollups: RollupRow[] }>;
+  /**
+   * Chunks to add with their hourly rollups: merged into the stored hours, or, with `replace`,
+   * replacing them (the caller recomputed those hours from every point, when the chunk
+   * overlaps stored ones and may re-send some of their points).
+   */
+  sealed: Array<{ chunk: ChunkRow; rollups: RollupRow[]; replace?: boolean }>;
   /** Open chunks to write; `data: null` removes one (its points were sealed). */
   open: Array<{ seriesId: number; data: Uint8Array | null }>;
   lastStats: LastStatRow[];
@@ -53,6 +60,8 @@ export interface HistoryStore {
   loadSeries(): Promise<SeriesRow[]>;
   loadOpenChunks(visit: (seriesId: number, data: Uint8Array) => void): Promise<void>;
   loadLastStats(): Promise<LastStatRow[]>;
+  /** The end of the newest sealed chunk of every series that has one. */
+  sealedEnds(): Promise<Array<{ seriesId: number; endTs: number }>>;
   /** Journal entries in the order they were written. */
   readJournal(visit: (id: number, body: string) => void): Promise<void>;
   /** Appends one journal entry (and the series it introduces) durably; returns its id. */

@@ -1,2 +1,132 @@
-// TODO(issue 4): the incidents store (incidents, comments, history, levels).
-export interface IncidentsStore {}
+// The incidents store: incidents (active and in history, one record each for its whole life),
+// their comments, and the incident levels. Services decide; the store applies each decision
+// as one guarded statement or one transaction, and answers the records as they now are.
+import type { FieldCondition } from '../core/filter-conditions.js';
+
+/** The level of a cleared incident (built in, never deleted). */
+export const CLEARED_LEVEL = 3;
+
+export interface IncidentReason {
+  code: number;
+  rootCause: { entityId: string; entityType: number; entityName: string };
+}
+
+export interface IncidentRow {
+  id: string;
+  entityId: string;
+  entityType: number;
+  /** 1 state change, 2 incident condition, 3 manual. */
+  type: number;
+  /** The engine's condition key ('state', 'condition:<id>'); null for manual incidents. */
+  key: string | null;
+  data: string;
+  state: number;
+  lastState: number;
+  localTimestamp: number | null;
+  reason: IncidentReason;
+  text: string;
+  timestamp: number;
+  acknowledgedBy: string | null;
+  acknowledgementTimestamp: number | null;
+  clearTimestamp: number | null;
+  count: number;
+  commentsCount: number;
+  updated: number;
+  /** When it moved to history; null while active. */
+  historyAt: number | null;
+}
+
+export type NewIncident = Pick<IncidentRow, 'entityId' | 'entityType' | 'type' | 'key' | 'data' | 'state' | 'localTimestamp' | 'reason' | 'text' | 'timestamp'>;
+
+/** One step of an intake batch; `target` names an open incident, or (`ref`) the one raised by an earlier step of the batch. */
+export type IncidentTarget = { id: string } | { ref: number };
+
+export type SignalOp =
+  | { op: 'raise'; incident: NewIncident }
+  /** Count a repeat; a cleared incident reopens; `level` becomes state and lastState. */
+  | { op: 'repeat'; target: IncidentTarget; level: number; text?: string; data?: string; timestamp: number; counts: boolean }
+  | { op: 'clear'; target: IncidentTarget; timestamp: number };
+
+export interface CommentRow {
+  id: string;
+  incidentId: string;
+  text: string;
+  author: string;
+  timestamp: number;
+}
+
+export interface LevelRow {
+  id: string;
+  name: string;
+  color: string;
+  builtIn: boolean;
+  created: number;
+  updated: number;
+}
+
+/** Sort keys of the store (one index each for the active list). */
+export const INCIDENT_SORT_COLUMNS = [
+  'timestamp', 'id', 'state', 'lastState', 'type', 'entityId', 'count', 'commentsCount',
+  'acknowledgementTimestamp', 'clearTimestamp', 'acknowledgedBy',
+] as const;
+export type IncidentSortColumn = (typeof INCIDENT_SORT_COLUMNS)[number];
+
+export interface IncidentQuery {
+  /** Active incidents or those in history. */
+  scope: 'active' | 'history';
+  sort: IncidentSortColumn;
+  descending: boolean;
+  /** Only incidents acknowledged by this user. */
+  owner?: string;
+  /** `timestamp` range, inclusive. */
+  from?: number;
+  to?: number;
+  /** Narrowing the store may apply (a superset of the caller's filter). */
+  conditions?: FieldCondition[];
+  /** Keyset paging: rows after this one in the order asked for (skip is then ignored). */
+  after?: IncidentRow;
+  limit: number;
+  skip?: number;
+}
+
+export interface IncidentsStore {
+  // Levels: a small table, read whole at start.
+  levels(): Promise<LevelRow[]>;
+  createLevel(level: { name: string; color: string }, now: number): Promise<LevelRow>;
+  updateLevel(id: string, changes: { name?: string; color?: string }, now: number): Promise<LevelRow | undefined>;
+  deleteLevel(id: string): Promise<boolean>;
+  /** True when an active incident has the level as state or lastState. */
+  levelInUse(id: string): Promise<boolean>;
+
+  /** The active incidents raised by the engine (key not null): for the service's index. */
+  openKeys(): Promise<Array<{ id: string; entityId: string; key: string }>>;
+  /** Keys of active incidents that are not cleared (what the engine holds as raised). */
+  raisedKeys(): Promise<Array<{ entityId: string; key: string }>>;
+  /** Applies the steps in order in one transaction; per step the record after it, or undefined when it changed nothing. */
+  applySignals(ops: SignalOp[], now: number): Promise<Array<IncidentRow | undefined>>;
+  create(incident: NewIncident, now: number): Promise<IncidentRow>;
+  /** Active or in history. */
+  get(id: string): Promise<IncidentRow | undefined>;
+  find(query: IncidentQuery): Promise<IncidentRow[]>;
+
+  // Guarded changes of one active incident: undefined when it is gone or the guard fails
+  // (already acknowledged, not acknowledged, already cleared, not cleared).
+  acknowledge(id: string, userId: string, now: number): Promise<IncidentRow | undefined>;
+  unacknowledge(id: string, now: number): Promise<IncidentRow | undefined>;
+  clear(id: string, now: number): Promise<IncidentRow | undefined>;
+  undoClear(id: string, now: number): Promise<IncidentRow | undefined>;
+
+  /** Clears (if not cleared) and moves to history these active incidents. */
+  moveToHistory(ids: string[], now: number): Promise<IncidentRow[]>;
+  /** Moves to history up to `limit` active incidents cleared at or before `clearedBefore`. */
+  sweepCleared(clearedBefore: number, now: number, limit: number): Promise<IncidentRow[]>;
+  /** The earliest clearTimestamp among active incidents, if any. */
+  nextClearTimestamp(): Promise<number | undefined>;
+  /** Clears and moves to history every active incident of these entities. */
+  closeForEntities(entityIds: string[], now: number): Promise<IncidentRow[]>;
+
+  /** Adds a comment to an active incident (counting it); undefined when the incident is not active. */
+  addComment(incidentId: string, text: string, author: string, now: number): Promise<{ comment: CommentRow; incident: IncidentRow } | undefined>;
+  /** Newest first. */
+  comments(incidentId: string, limit: number, skip: number): Promise<CommentRow[]>;
+}

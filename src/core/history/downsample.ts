@@ -10,7 +10,9 @@ export interface TimeRange {
 
 // Aggregators as small integers: `add` switches on one per point.
 const SUM = 0, AVG = 1, COUNT = 2, MIN = 3, MAX = 4, FIRST = 5, LAST = 6;
-const AGG_CODE: Record<Agg, number> = { sum: SUM, avg: AVG, count: COUNT, min: MIN, max: MAX, first: FIRST, last: LAST };
+const AGG_CODE: Record<Agg, number> = {
+  sum: SUM, avg: AVG, count: COUNT, min: MIN, max: MAX, first: FIRST, last: LAST,
+};
 
 /**
  * Streaming downsampler. A bucket starts at `ts - ts % interval` and is stamped with that
@@ -25,7 +27,8 @@ const AGG_CODE: Record<Agg, number> = { sum: SUM, avg: AVG, count: COUNT, min: M
  *
  * Points should come in ascending time order: then `add` touches only the newest bucket and
  * allocates nothing. Points out of order are still placed correctly (a map from bucket start
- * to bucket, built the first time order breaks; result() then sorts), only slower. Non-finite values are skipped.
+ * to bucket, built the first time order breaks; result() then sorts), only slower.
+ * Non-finite values are skipped.
  *
  * Partials (hourly rollup rows): `addPartial` puts the whole row into the bucket containing
  * its start. That is exact when the interval is 'all' or a multiple of the partial's span
@@ -63,6 +66,7 @@ export class Downsampler {
     if (!(this.interval >= 0) || !Number.isFinite(this.from)) throw new Error('Downsampler: bad interval or range');
   }
 
+  /** Adds one raw point; ignored when outside [from, to] or not finite. */
   add(ts: number, value: number): void {
     if (ts < this.from || ts > this.to || value - value !== 0) return;
     this.addAt(this.bucketOf(ts), this.agg, ts, value);

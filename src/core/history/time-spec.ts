@@ -83,11 +83,15 @@ export function parseDownsample(text: string): DownsampleSpec {
   }
   const [interval, agg, fill] = parts as [string, string, string | undefined];
   if (fill !== undefined && fill !== 'none') {
-    const what = FILLS_REFUSED.has(fill) ? `the fill policy ${quote(fill)} is not supported` : `unknown fill policy ${quote(fill)}`;
+    const what = FILLS_REFUSED.has(fill)
+      ? `the fill policy ${quote(fill)} is not supported`
+      : `unknown fill policy ${quote(fill)}`;
     throw new HistoryInputError(`downsample: ${what}; only "none" (empty buckets left out) is`);
   }
   if (!AGG_SET.has(agg)) {
-    throw new HistoryInputError(`downsample: unknown aggregator ${quote(agg)}; expected one of ${AGGREGATORS.join(', ')}`);
+    throw new HistoryInputError(
+      `downsample: unknown aggregator ${quote(agg)}; expected one of ${AGGREGATORS.join(', ')}`,
+    );
   }
   const intervalMs = interval === 'all' || interval === '0all' ? 'all' : parseInterval(interval, 'downsample');
   return { intervalMs, agg: agg as Agg };

@@ -115,11 +115,46 @@ describe('flattenPayload', () => {
   it('refuses a name given twice through nesting and dots', () => {
     refuses({ 'a.b': 1, a: { b: 2 } }, /"a.b" appears twice/, 'a.b');
     refuses({ a: [5], 'a.0': 6 }, /"a.0" appears twice/);
+    refuses({ 'a.0': 6, a: [5] }, /"a.0" appears twice/);
+    refuses({ x: { 'a.b': 1 }, 'x.a': { b: 2 } }, /"x.a.b" appears twice/);
+    refuses({ 'x.a': { b: 2 }, x: { a: { b: 1 } } }, /"x.a.b" appears twice/);
   });
 
   it('refuses values JSON cannot carry (payloads built in code)', () => {
     refuses({ a: 1n }, /"a": a bigint is not a JSON value/, 'a');
     refuses({ a: () => 1 }, /a function/);
     refuses({ a: undefined }, /"a": undefined is not a JSON value/);
+  });
+
+  it('gives the same answers on repeated payloads (names are reused between calls)', () => {
+    const payload = { cpu: { load1: 1, load5: 2 }, disks: [{ free: 3 }], 'x.y': 4 };
+    const first = flattenPayload(payload);
+    for (let i = 0; i < 3; i++) {
+      const again = flattenPayload(payload);
+      assert.deepEqual(again.numbers, first.numbers);
+      assert.deepEqual({ ...again.values }, { ...first.values });
+    }
+    // A refused key stays refused however often it comes.
+    for (let i = 0; i < 3; i++) refuses({ cpu: { 'a..b': 1 } }, /empty or forbidden segment under "cpu"/, 'cpu.a..b');
+    for (let i = 0; i < 3; i++) refuses(JSON.parse('{"cpu":{"__proto__":1}}'), /"__proto__" is not allowed under "cpu"/);
+  });
+
+  it('stays correct past the bound of remembered names', () => {
+    for (let batch = 0; batch < 70; batch++) {
+      const payload = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`b${batch}`.concat('_', String(i)), i]));
+      const out = flattenPayload({ g: payload });
+      assert.equal(out.numbers.length, 1000);
+      assert.deepEqual(out.numbers[999], [`g.b${batch}_999`, 999]);
+    }
+    assert.deepEqual(flattenPayload({ g: { b0_5: 7 } }).numbers, [['g.b0_5', 7]]);
+  });
+
+  it('walks a huge array of empty containers (no metrics) and still names later values right', () => {
+    const out = flattenPayload({ a: new Array(120_000).fill([]), b: [{}, { c: 1 }], z: 2 });
+    assert.deepEqual(out.numbers, [['b.1.c', 1], ['z', 2]]);
+    assert.deepEqual(flattenPayload({ a: [[], [5]] }).numbers, [['a.1.0', 5]]);
+  });
+  it('refuses a key holding a comma, which no metrics= list could name', () => {
+    assert.throws(() => flattenPayload({ cpu: { 'a,b': 1 } }), /comma/);
   });
 });

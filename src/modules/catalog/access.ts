@@ -52,6 +52,20 @@ export function canChange(actor: EntityActor, entity: MemEntity): boolean {
   return entity.entityType === 1 ? actor.visibility.has(entity.id) : actor.visibility.hasLink(entity.source, entity.target);
 }
 
+/**
+ * A reason without a `rootCause` the actor may not see: a hidden descendant that moved a
+ * visible ancestor's state must stay as absent as it is everywhere else.
+ */
+export function reasonFor<R extends { code: number; [detail: string]: unknown }>(actor: EntityActor, catalog: Catalog, reason: R): R {
+  const cause = reason.rootCause;
+  if (actor.visibility.all || typeof cause !== 'object' || cause === null) return reason;
+  const id = String((cause as { entityId?: unknown }).entityId);
+  const entity = catalog.entity(id);
+  if (entity && canSee(actor, entity)) return reason;
+  const { rootCause: _hidden, ...rest } = reason;
+  return rest as R;
+}
+
 /** The 403 of a change that would reach outside the actor's objectPermissions. */
 export const outsidePermissions = (what: string) => new AppError('Forbidden', `Forbidden: ${what} is outside your objectPermissions`);
 

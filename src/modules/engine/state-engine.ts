@@ -28,6 +28,14 @@ interface Own {
   durations: Map<string, number>;
   /** Keys of incident conditions currently raised. */
   raised: Set<string>;
+  /** No data came for too long: conditions are not tested on the stale values until new data comes. */
+  expired: boolean;
+}
+
+/** What the engine needs of the incidents service. */
+export interface IncidentSink {
+  signals(list: IncidentSignal[]): Promise<void>;
+  raisedKeys(): Promise<Array<{ entityId: string; key: string }>>;
 }
 
 interface OwnChange {
@@ -48,7 +56,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   catalog: Catalog;
   store: CatalogStore;
   history: HistoryService;
-  incidents: { signals(list: IncidentSignal[]): Promise<void> };
+  incidents: IncidentSink;
   bus: EventBus;
   clock: () => number;
   logger: Logger;
@@ -73,7 +81,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
   function ownOf(id: string): Own {
     let o = owns.get(id);
-    if (!o) owns.set(id, (o = { auto: 1, manual: null, autoReason: { code: 0 }, durations: new Map(), raised: new Set() }));
+    if (!o) owns.set(id, (o = { auto: 1, manual: null, autoReason: { code: 0 }, durations: new Map(), raised: new Set(), expired: false }));
     return o;
   }
   const shownOwn = (o: Own) => o.manual ?? o.auto;
@@ -84,6 +92,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** Evaluates an entity's conditions on its latest data; returns its auto state change, if any. */
   function evaluate(entity: MemEntity, now: number, signals: IncidentSignal[]): OwnChange | undefined {
     const o = ownOf(entity.id);
+    // Expired data says nothing any more; NoData (reason 15) stays until data comes.
+    if (o.expired) return undefined;
     const data = history.lastData(entity.id)?.latest ?? {};
     let next: number | undefined;
     let change: OwnChange | undefined;
@@ -139,6 +149,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
           const stateName = catalog.states.get(c.to)?.name ?? String(c.to);
           signals.push({
             entityId: c.entity.id, entityType: c.entity.entityType, key: 'state', type: 1, active: edge.active,
+            ...(edge.active && Object.hasOwn(settings.stateLevels, String(c.from)) ? { levelChange: true } : {}),
             ...(edge.active ? { level: edge.level, text: `${c.entity.name}: ${stateName}` } : {}),
             data: JSON.stringify(history.lastData(c.entity.id)?.latest ?? {}), reason: { code: c.reason.code, rootCause: rootCause(c.entity) }, timestamp: now,
           });
@@ -220,6 +231,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         // Expiry is a verdict about data conditions expect; without any, there is nothing stale.
         if (!e || !stateConditions(id)?.length) continue;
         const o = ownOf(id);
+        o.expired = true;
         if (o.auto === NO_DATA_STATE) continue;
         const before = shownOwn(o);
         o.auto = NO_DATA_STATE;
@@ -276,6 +288,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         o.auto = row.auto_state;
         o.manual = row.manual_state;
       }
+      for (const { entityId, key } of await incidents.raisedKeys()) if (key.startsWith('condition:')) ownOf(entityId).raised.add(key);
       propagation.load([...catalog.objects.values()].map((o) => ({ id: o.id, own: shownOwn(ownOf(o.id)), parents: o.parent_id })));
       const now = clock();
       for (const id of catalog.objects.keys()) {
@@ -293,6 +306,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       for (const i of items) {
         dataSeen.delete(i.entityId);
         dataSeen.set(i.entityId, now);
+        const o = owns.get(i.entityId);
+        if (o) o.expired = false;
       }
       return serial(() => pass(new Set(items.map((i) => i.entityId)), now));
     },

@@ -6,7 +6,7 @@ import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import { badRequest } from '../../http/errors.js';
 import type { CatalogStore } from '../../storage/catalog-types.js';
-import { canChange, outsidePermissions, requireAnyRight, type EntityActor } from '../catalog/access.js';
+import { canChange, outsidePermissions, reasonFor, requireAnyRight, type EntityActor } from '../catalog/access.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { IdParams } from '../entities/schemas.js';
@@ -88,9 +88,11 @@ export function entityStateRoutes(api: Api, deps: { catalog: CatalogServices; en
     api.get(`/${prefix}/:id/state-history`, {
       schema: { tags, summary: 'State changes, newest first', params: IdParams, querystring: HistoryQuery, response: { 200: Type.Array(StateChangeSchema) } },
     }, async (req) => {
-      const entity = entityOf(actor(req), req);
+      const who = actor(req);
+      const entity = entityOf(who, req);
       const q = req.query;
-      return store.stateHistory({ entityId: entity.id, from: q.from, to: q.to, limit: q.limit ?? 100, skip: q.skip ?? 0 });
+      const rows = await store.stateHistory({ entityId: entity.id, from: q.from, to: q.to, limit: q.limit ?? 100, skip: q.skip ?? 0 });
+      return rows.map((r) => ({ ...r, reason: reasonFor(who, s.catalog, r.reason) }));
     });
   }
 }

@@ -5,7 +5,7 @@
 import { decodeChunk } from '../../core/history/chunk-codec.js';
 import { Downsampler } from '../../core/history/downsample.js';
 import { HistoryInputError } from '../../core/history/history-error.js';
-import { HOUR_MS, mergePartial, rollupByHour, type PartialAggregate } from '../../core/history/rollup.js';
+import { HOUR_MS, mergePartial, type PartialAggregate } from '../../core/history/rollup.js';
 import type { DownsampleSpec } from '../../core/history/time-spec.js';
 import type { HistoryService } from './history-service.js';
 
@@ -23,6 +23,8 @@ export const MAX_LAST_LENGTH = 10_000;
 interface Segment {
   ts: ArrayLike<number>;
   values: ArrayLike<number>;
+  /** Write order: a chunk's id; the head (newest) is Infinity. */
+  order: number;
 }
 
 /** Calls `visit` for every point in [from, to] in time order (a later write wins a tie). */
@@ -41,9 +43,10 @@ function eachPoint(segments: Segment[], from: number, to: number, visit: (ts: nu
     }
     return;
   }
-  // Late points made segments overlap: merge them (stable, so the later segment wins a tie).
+  // Late points made segments overlap: merge them in write order (the sort is stable, so the
+  // later write wins a tie).
   const all: Array<[number, number]> = [];
-  for (const s of segments) for (let i = 0; i < s.ts.length; i++) if (s.ts[i]! >= from && s.ts[i]! <= to) all.push([s.ts[i]!, s.values[i]!]);
+  for (const s of [...segments].sort((a, b) => a.order - b.order)) for (let i = 0; i < s.ts.length; i++) if (s.ts[i]! >= from && s.ts[i]! <= to) all.push([s.ts[i]!, s.values[i]!]);
   all.sort((a, b) => a[0] - b[0]);
   for (let i = 0; i < all.length; i++) if (i + 1 === all.length || all[i + 1]![0] !== all[i]![0]) visit(all[i]![0], all[i]![1]);
 }
@@ -53,11 +56,11 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
 
   async function segments(seriesId: number, from: number, to: number): Promise<{ segs: Segment[]; n: number }> {
     const chunks = await store.chunks(seriesId, from, to);
-    const segs: Segment[] = chunks.map((c) => decodeChunk(c.data));
+    const segs: Segment[] = chunks.map((c) => ({ ...decodeChunk(c.data), order: c.id ?? 0 }));
     let n = chunks.reduce((sum, c) => sum + c.n, 0);
     const h = history.head(seriesId);
     if (h && h.size > 0) {
-      segs.push({ ts: h.ts.slice(), values: h.values.slice() });
+      segs.push({ ts: h.ts.slice(), values: h.values.slice(), order: Number.POSITIVE_INFINITY });
       n += h.size;
     }
     return { segs, n };
@@ -67,15 +70,38 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
   async function partials(seriesId: number, from: number, to: number): Promise<PartialAggregate[]> {
     const byHour = new Map<number, PartialAggregate>();
     for (const r of await store.rollups(seriesId, from - (from % HOUR_MS), to)) byHour.set(r.hour, { ...r, start: r.hour });
-    const h = history.head(seriesId);
-    if (h && h.size > 0) {
-      for (const p of rollupByHour(h.ts, h.values)) {
-        if (p.start + HOUR_MS <= from || p.start > to) continue;
-        const had = byHour.get(p.start);
-        byHour.set(p.start, had ? mergePartial(had, p) : p);
-      }
+    const { rows, replace } = await history.headRollups(seriesId);
+    for (const r of rows) {
+      if (r.hour + HOUR_MS <= from || r.hour > to) continue;
+      const p = { ...r, start: r.hour };
+      const had = byHour.get(p.start);
+      byHour.set(p.start, had && !replace ? mergePartial(had, p) : p);
     }
     return [...byHour.values()].sort((a, b) => a.start - b.start);
+  }
+
+  async function rawInto(d: Downsampler, seriesId: number, from: number, to: number): Promise<void> {
+    const { segs } = await segments(seriesId, from, to);
+    eachPoint(segs, from, to, (t, v) => d.add(t, v));
+  }
+
+  /**
+   * Whole hours inside [from, to] from the rollups; the partial hours at either edge from raw
+   * points while those are kept (a rollup row would count the whole hour), else from the
+   * rollup (hourly resolution is all that is left of them).
+   */
+  async function hourlyInto(d: Downsampler, seriesId: number, from: number, to: number, rawCutoff: number): Promise<void> {
+    const edge = async (a: number, b: number) => {
+      if (a > b) return;
+      if (a >= rawCutoff) await rawInto(d, seriesId, a, b);
+      else for (const p of await partials(seriesId, a, b)) d.addPartial(p);
+    };
+    const innerFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
+    const innerEnd = Math.floor((to + 1) / HOUR_MS) * HOUR_MS;
+    if (innerFrom >= innerEnd) return edge(from, to);
+    await edge(from, innerFrom - 1);
+    for (const p of await partials(seriesId, innerFrom, innerEnd - 1)) d.addPartial(p);
+    await edge(innerEnd, to);
   }
 
   async function one(entityId: string, metric: string, from: number, to: number, spec: DownsampleSpec | undefined): Promise<SeriesAnswer> {
@@ -86,12 +112,8 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     if (spec) {
       const hourly = spec.intervalMs === 'all' ? from < rawCutoff : spec.intervalMs % HOUR_MS === 0 || from < rawCutoff;
       const d = new Downsampler(spec, { from, to });
-      if (hourly) {
-        for (const p of await partials(seriesId, from, to)) d.addPartial(p);
-      } else {
-        const { segs } = await segments(seriesId, from, to);
-        eachPoint(segs, from, to, (t, v) => d.add(t, v));
-      }
+      if (hourly) await hourlyInto(d, seriesId, from, to, rawCutoff);
+      else await rawInto(d, seriesId, from, to);
       answer.dps = d.result();
       return answer;
     }
@@ -122,7 +144,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
         let have = 0;
         const h = history.head(seriesId);
         if (h && h.size > 0) {
-          segs.push({ ts: h.ts.slice(), values: h.values.slice() });
+          segs.push({ ts: h.ts.slice(), values: h.values.slice(), order: Number.POSITIVE_INFINITY });
           have += h.size;
         }
         // Newest chunks first, a few at a time, until enough points are in hand.
@@ -130,7 +152,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
         let chunks = have >= length ? [] : await store.lastChunks(seriesId, take);
         while (have < length && chunks.length > 0) {
           for (const c of chunks.splice(0)) {
-            segs.unshift(decodeChunk(c.data));
+            segs.unshift({ ...decodeChunk(c.data), order: c.id ?? 0 });
             have += c.n;
           }
           if (have >= length) break;

@@ -8,8 +8,8 @@
 // stats are loaded, then the journal is replayed through the same `record` path.
 import type { Logger } from 'pino';
 import { decodeChunk, encodeChunk } from '../../core/history/chunk-codec.js';
-import { rollupByHour } from '../../core/history/rollup.js';
-import type { Checkpoint, HistoryStore, LastStatRow, SeriesRow } from '../../storage/history-types.js';
+import { HOUR_MS, rollupByHour } from '../../core/history/rollup.js';
+import type { Checkpoint, HistoryStore, LastStatRow, RollupRow, SeriesRow } from '../../storage/history-types.js';
 import { SeriesHead } from './series-head.js';
 
 /** What conditions test: a flattened metric's latest value. */
@@ -36,6 +36,8 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
   const seriesById = new Map<number, SeriesRow>();
   const heads = new Map<number, SeriesHead>();
   const last = new Map<string, LastData>();
+  /** End of the newest sealed chunk per series: a head starting before it overlaps stored points. */
+  const sealedEnd = new Map<number, number>();
   let lastSeriesId = 0;
 
   function addSeries(row: SeriesRow): void {
@@ -44,6 +46,26 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
     if (!byMetric) seriesByEntity.set(row.entityId, (byMetric = new Map()));
     byMetric.set(row.metric, row.id);
     if (row.id > lastSeriesId) lastSeriesId = row.id;
+  }
+
+  /**
+   * Hourly rollups of the hours a head touches, recomputed from every point of those hours:
+   * when a head overlaps sealed chunks it may re-send points they hold (same millisecond, the
+   * later value wins), which merging rollups would count twice.
+   */
+  async function recomputedHours(seriesId: number, h: SeriesHead): Promise<RollupRow[]> {
+    const hours = new Set(h.ts.map((t) => t - (t % HOUR_MS)));
+    const first = Math.min(...hours);
+    const lastHour = Math.max(...hours);
+    const points = new Map<number, number>();
+    const chunks = (await store.chunks(seriesId, first, lastHour + HOUR_MS - 1)).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+    for (const c of chunks) {
+      const { ts, values } = decodeChunk(c.data);
+      for (let i = 0; i < ts.length; i++) if (hours.has(ts[i]! - (ts[i]! % HOUR_MS))) points.set(ts[i]!, values[i]!);
+    }
+    for (let i = 0; i < h.size; i++) points.set(h.ts[i]!, h.values[i]!);
+    const sorted = [...points].sort((a, b) => a[0] - b[0]);
+    return rollupByHour(sorted.map((p) => p[0]), sorted.map((p) => p[1])).map((p) => ({ seriesId, hour: p.start, ...p }));
   }
 
   function head(seriesId: number): SeriesHead {
@@ -56,6 +78,7 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
     /** Loads series, open chunks and last stats (the journal is replayed by the intake). */
     async load(): Promise<void> {
       for (const row of await store.loadSeries()) addSeries(row);
+      for (const { seriesId, endTs } of await store.sealedEnds()) sealedEnd.set(seriesId, endTs);
       await store.loadOpenChunks((seriesId, data) => {
         if (!seriesById.has(seriesId)) return;
         const { ts, values } = decodeChunk(data);
@@ -127,6 +150,18 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
       return heads.get(seriesId);
     },
 
+    /**
+     * Hourly rollups of the hours the head touches: the head's own (to merge with the stored
+     * ones), or, when the head overlaps sealed chunks, recomputed from every point (to replace them).
+     */
+    async headRollups(seriesId: number): Promise<{ rows: RollupRow[]; replace: boolean }> {
+      const h = heads.get(seriesId);
+      if (!h || h.size === 0) return { rows: [], replace: false };
+      const end = sealedEnd.get(seriesId);
+      if (end !== undefined && h.ts[0]! <= end) return { rows: await recomputedHours(seriesId, h), replace: true };
+      return { rows: rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p })), replace: false };
+    },
+
     /** Makes everything buffered durable; journal entries up to `journalUpTo` become redundant. */
     async checkpoint(journalUpTo: number): Promise<void> {
       const now = clock();
@@ -137,8 +172,12 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
         if (seal) {
           if (h.size > 0) {
             const chunk = { seriesId, startTs: h.ts[0]!, endTs: h.ts[h.size - 1]!, n: h.size, data: encodeChunk(h.ts, h.values) };
-            const rollups = rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p }));
-            c.sealed.push({ chunk, rollups });
+            const end = sealedEnd.get(seriesId);
+            if (end !== undefined && chunk.startTs <= end) {
+              c.sealed.push({ chunk, rollups: await recomputedHours(seriesId, h), replace: true });
+            } else {
+              c.sealed.push({ chunk, rollups: rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p })) });
+            }
           }
           c.open.push({ seriesId, data: null });
           sealedHeads.push(seriesId);
@@ -153,6 +192,7 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
       c.lastStats = stats;
       await store.checkpoint(c);
       // Only now: if the checkpoint failed, everything is still buffered (and journaled).
+      for (const { chunk } of c.sealed) sealedEnd.set(chunk.seriesId, Math.max(sealedEnd.get(chunk.seriesId) ?? chunk.endTs, chunk.endTs));
       for (const id of sealedHeads) heads.delete(id);
       for (const h of heads.values()) h.dirty = false;
       for (const s of stats) {
@@ -173,6 +213,7 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
           ids.push(id);
           seriesById.delete(id);
           heads.delete(id);
+          sealedEnd.delete(id);
         }
         seriesByEntity.delete(entityId);
       }

@@ -43,6 +43,9 @@ const BatchBody = Type.Unknown({
   description: `Array of at most ${MAX_BATCH_ITEMS} items {"entityId": "12", "timestamp": 1700000000000 (optional), "data": {...}}. All items are checked first: one bad item stores nothing.`,
 });
 
+/** Buckets one series of a downsampled answer may have. */
+const MAX_BUCKETS = 1_000_000;
+
 const metricList = (text: string | undefined, all: () => string[]): string[] => {
   if (text === undefined || text === '') return all();
   const list = [...new Set(text.split(',').map((m) => m.trim()).filter((m) => m !== ''))];
@@ -117,6 +120,9 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
         spec: req.query.downsample === undefined ? undefined : parseDownsample(req.query.downsample),
       }));
       if (from > to) throw badRequest('from: must not be after to');
+      if (spec && spec.intervalMs !== 'all' && (to - from) / spec.intervalMs > MAX_BUCKETS) {
+        throw badRequest(`downsample: more than ${MAX_BUCKETS} buckets in this range; take a longer interval`);
+      }
       const metrics = metricList(req.query.metrics, () => history.metrics(entity.id));
       try {
         return await query.history(entity.id, metrics, from, to, spec);

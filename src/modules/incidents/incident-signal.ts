@@ -9,6 +9,8 @@ export interface IncidentSignal {
   type: 1 | 2;
   /** true: the condition holds (raise, or repeat); false: it stopped (clear if not cleared). */
   active: boolean;
+  /** The condition held already and only its level changed (Alarm → Down, say): not counted as a repeat. */
+  levelChange?: boolean;
   /** Incident level id; set when active. */
   level?: string;
   text?: string;

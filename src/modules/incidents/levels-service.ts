@@ -1,8 +1,98 @@
-// TODO(issue 4): incident levels.
-import type { IncidentsStore } from '../../storage/incidents-types.js';
+// Incident levels: how serious an incident is (built-in 1 Alarm, 2 Warning, 3 Cleared, 4 Major,
+// and those users add). The table is small and read whole at start; `ids()` answers from memory
+// because the settings service validates incident conditions synchronously against it.
+// A level may not be deleted while something uses it: Cleared always, and whatever the checks
+// registered with `guardDeletion` find (the incidents service registers open incidents,
+// incident conditions and the configured state → level map).
+import { conflict, notFound } from '../../http/errors.js';
+import { CLEARED_LEVEL, type IncidentsStore, type LevelRow } from '../../storage/incidents-types.js';
+import { DuplicateKeyError } from '../../storage/types.js';
+import { idOf } from '../entities/entity-input.js';
 
-export async function createIncidentLevelsService(_deps: { store: IncidentsStore; clock: () => number }) {
-  const ids: ReadonlySet<string> = new Set(['1', '2', '3', '4']);
-  return { ids: () => ids };
+export interface LevelView {
+  id: string;
+  name: string;
+  ui: { colors: { main: string } };
+}
+
+export interface LevelInput {
+  name?: string;
+  ui?: { colors?: { main?: string } };
+}
+
+/** Answers why the level is in use, or undefined when it is free. */
+export type LevelDeletionGuard = (id: string) => Promise<string | undefined> | string | undefined;
+
+export const levelView = (l: LevelRow): LevelView => ({ id: l.id, name: l.name, ui: { colors: { main: l.color } } });
+
+export async function createIncidentLevelsService({ store, clock }: { store: IncidentsStore; clock: () => number }) {
+  const levels = new Map<string, LevelRow>();
+  for (const l of await store.levels()) levels.set(l.id, l);
+  let ids: ReadonlySet<string> = new Set(levels.keys());
+  const guards: LevelDeletionGuard[] = [];
+  // Changes run one at a time, so two creates cannot both pass the name check.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const find = (id: string): LevelRow => {
+    const key = idOf(id);
+    const row = key === undefined ? undefined : levels.get(key);
+    if (!row) throw notFound(`incident level ${id}`);
+    return row;
+  };
+  const nameFree = (name: string, self?: string) => {
+    for (const l of levels.values()) if (l.name === name && l.id !== self) throw conflict(`an incident level named "${name}" exists (id ${l.id})`);
+  };
+  const put = (row: LevelRow) => {
+    levels.set(row.id, row);
+    ids = new Set(levels.keys());
+    return levelView(row);
+  };
+  const duplicate = (err: unknown, name: string | undefined): never => {
+    if (err instanceof DuplicateKeyError) throw conflict(`an incident level named "${name}" exists`);
+    throw err;
+  };
+
+  return {
+    /** The ids of every level (a fresh set after each change). */
+    ids: (): ReadonlySet<string> => ids,
+    has: (id: string): boolean => ids.has(id),
+    list: (): LevelView[] => [...levels.values()].map(levelView),
+    get: (id: string): LevelView => levelView(find(id)),
+
+    guardDeletion(guard: LevelDeletionGuard): void {
+      guards.push(guard);
+    },
+
+    create: (input: { name: string; ui: { colors: { main: string } } }) => serial(async () => {
+      nameFree(input.name);
+      const row = await store.createLevel({ name: input.name, color: input.ui.colors.main }, clock()).catch((err) => duplicate(err, input.name));
+      return put(row);
+    }),
+
+    update: (id: string, input: LevelInput) => serial(async () => {
+      const old = find(id);
+      if (input.name !== undefined) nameFree(input.name, old.id);
+      const row = await store.updateLevel(old.id, { name: input.name, color: input.ui?.colors?.main }, clock()).catch((err) => duplicate(err, input.name));
+      if (!row) throw notFound(`incident level ${id}`);
+      return put(row);
+    }),
+
+    remove: (id: string) => serial(async () => {
+      const old = find(id);
+      if (old.id === String(CLEARED_LEVEL)) throw conflict(`incident level ${old.id} (${old.name}) is the level of cleared incidents and cannot be deleted`);
+      for (const guard of guards) {
+        const use = await guard(old.id);
+        if (use) throw conflict(`incident level ${old.id} (${old.name}) is in use: ${use}`);
+      }
+      await store.deleteLevel(old.id);
+      levels.delete(old.id);
+      ids = new Set(levels.keys());
+    }),
+  };
 }
 export type IncidentLevelsService = Awaited<ReturnType<typeof createIncidentLevelsService>>;

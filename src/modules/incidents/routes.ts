@@ -1,7 +1,129 @@
-// TODO(issue 4): incident routes.
+// Incidents, their comments and history, and incident levels. Every incident route acts only on
+// incidents whose entity the caller can see (404 otherwise); level changes need the right
+// manage-configuration.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import type { IncidentLevelsService } from './levels-service.js';
+import {
+  CommentBody, CommentSchema, CreateIncidentBody, HistoryQuery, IncidentListQuery, IncidentParams, IncidentSchema, LevelBody, LevelSchema,
+  PagingQuery, PatchLevelBody,
+} from './schemas.js';
 import type { IncidentsService } from './service.js';
 
-export function incidentsRoutes(_api: Api, _deps: { incidents: IncidentsService; levels: IncidentLevelsService; access: ReturnType<typeof createAccess> }): void {}
+const tags = ['incidents'];
+const access = 'Only incidents whose entity the caller can see (others answer 404, lists leave them out).';
+const Empty = { 204: Type.Null() };
+
+export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; levels: IncidentLevelsService; access: ReturnType<typeof createAccess> }): void {
+  const { incidents } = deps;
+  const actor = (req: FastifyRequest) => deps.access.actorOf(principalOf(req));
+  const paging = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 100, skip: q.skip ?? 0 });
+
+  api.get('/incidents', {
+    schema: {
+      tags, summary: 'Active incidents (not yet in history), newest first', description: access, querystring: IncidentListQuery, response: { 200: Type.Array(IncidentSchema) },
+    },
+  }, async (req) => incidents.list(actor(req), { ...req.query, ...paging(req.query) }));
+
+  api.get('/incidents/:id', {
+    schema: { tags, summary: 'One active incident', description: access, params: IncidentParams, response: { 200: IncidentSchema } },
+  }, async (req) => incidents.get(actor(req), req.params.id));
+
+  api.post('/incidents', {
+    schema: {
+      tags,
+      summary: 'Raise a manual incident (type 3)',
+      description: 'On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.',
+      body: CreateIncidentBody,
+      response: { 201: IncidentSchema },
+    },
+  }, async (req, reply) => reply.code(201).send(await incidents.create(actor(req), req.body)));
+
+  const actions = [
+    { path: 'acknowledge', summary: 'Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.', run: incidents.acknowledge },
+    { path: 'unacknowledge', summary: 'Drop the acknowledgement (nothing to do when there is none)', run: incidents.unacknowledge },
+    { path: 'clear', summary: 'Clear: state 3 and clearTimestamp; lastState keeps the level. The incident moves to history after the configured time.', run: incidents.clear },
+    { path: 'clear-remove', summary: 'Clear and move to history at once (id and comments kept)', run: incidents.clearRemove },
+    { path: 'undo-clear', summary: 'Undo a clearing: state back to lastState, clearTimestamp removed (409 when not cleared)', run: incidents.undoClear },
+  ] as const;
+  for (const a of actions) {
+    api.post(`/incidents/:id/${a.path}`, {
+      schema: { tags, summary: a.summary, description: `Empty body; answers 204 with no body. ${access}`, params: IncidentParams, response: Empty },
+    }, async (req, reply) => {
+      await a.run(actor(req), req.params.id);
+      return reply.code(204).send(null);
+    });
+  }
+
+  api.post('/incidents/:id/comment', {
+    schema: {
+      tags,
+      summary: 'Comment on an active incident',
+      description: `Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. ${access}`,
+      consumes: ['text/plain', 'application/json'],
+      params: IncidentParams,
+      body: CommentBody,
+      response: { 201: CommentSchema },
+    },
+  }, async (req, reply) => reply.code(201).send(await incidents.comment(actor(req), req.params.id, req.body)));
+
+  api.get('/incidents/:id/comments', {
+    schema: { tags, summary: 'Comments of an active incident, newest first', description: access, params: IncidentParams, querystring: PagingQuery, response: { 200: Type.Array(CommentSchema) } },
+  }, async (req) => incidents.comments(actor(req), req.params.id, paging(req.query)));
+
+  api.get('/incident-history', {
+    schema: {
+      tags, summary: 'Incidents moved to history, by timestamp, newest first (inverse: oldest first)', description: access, querystring: HistoryQuery, response: { 200: Type.Array(IncidentSchema) },
+    },
+  }, async (req) => incidents.history(actor(req), { ...req.query, ...paging(req.query) }));
+
+  api.get('/incident-history/:id', {
+    schema: { tags, summary: 'One incident in history', description: access, params: IncidentParams, response: { 200: IncidentSchema } },
+  }, async (req) => incidents.historyGet(actor(req), req.params.id));
+
+  api.get('/incident-history/:id/comments', {
+    schema: { tags, summary: 'Comments of an incident in history, newest first', description: access, params: IncidentParams, querystring: PagingQuery, response: { 200: Type.Array(CommentSchema) } },
+  }, async (req) => incidents.historyComments(actor(req), req.params.id, paging(req.query)));
+
+  levelRoutes(api, deps.levels);
+}
+
+function levelRoutes(api: Api, levels: IncidentLevelsService): void {
+  const tags = ['incident-levels'];
+  const right = 'manage-configuration' as const;
+  api.get('/incident-levels', {
+    schema: { tags, summary: 'Every incident level (built-in: 1 Alarm, 2 Warning, 3 Cleared, 4 Major)', response: { 200: Type.Array(LevelSchema) } },
+  }, async () => levels.list());
+
+  api.get('/incident-levels/:id', {
+    schema: { tags, summary: 'One incident level', params: IncidentParams, response: { 200: LevelSchema } },
+  }, async (req) => levels.get(req.params.id));
+
+  api.post('/incident-levels', {
+    schema: { tags, summary: 'Add an incident level (names are unique: 409)', description: 'Right manage-configuration.', body: LevelBody, response: { 201: LevelSchema } },
+    config: { right },
+  }, async (req, reply) => reply.code(201).send(await levels.create(req.body)));
+
+  api.patch('/incident-levels/:id', {
+    schema: { tags, summary: 'Rename or recolour an incident level', description: 'Right manage-configuration.', params: IncidentParams, body: PatchLevelBody, response: { 200: LevelSchema } },
+    config: { right },
+  }, async (req) => levels.update(req.params.id, req.body));
+
+  api.delete('/incident-levels/:id', {
+    schema: {
+      tags,
+      summary: 'Delete an incident level',
+      description: 'Right manage-configuration. 409 while in use: level 3 Cleared always; a level the configuration maps a state to (incidents.stateLevels), '
+        + 'one an active incident has (state or lastState), or one an incident condition raises.',
+      params: IncidentParams,
+      response: Empty,
+    },
+    config: { right },
+  }, async (req, reply) => {
+    await levels.remove(req.params.id);
+    return reply.code(204).send(null);
+  });
+}

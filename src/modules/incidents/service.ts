@@ -1,11 +1,25 @@
-// TODO(issue 4): incidents.
+// Incidents: raised by the engine's signals (type 1 state change, type 2 incident condition) or
+// by hand (type 3), acknowledged, commented, cleared, and moved to history. An index in memory,
+// (entity, key) → open incident id, lets a batch of signals be applied without a lookup per
+// signal; every change that touches that index (signals, moves to history) runs one at a time.
+//
+// Rights: every operation needs the incident's entity to be visible to the caller (404
+// otherwise, as if absent); acting on an incident (acknowledge, clear, comment, raise by hand)
+// needs nothing more, as an operator who sees a problem is the one expected to handle it.
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import type { IncidentsStore } from '../../storage/incidents-types.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { CLEARED_LEVEL, type IncidentRow, type IncidentsStore } from '../../storage/incidents-types.js';
+import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { EventBus } from '../live/event-bus.js';
+import { idOf } from '../entities/entity-input.js';
+import type { EventBus, IncidentEvent } from '../live/event-bus.js';
+import { createHistorySweeper } from './history-sweeper.js';
+import { createIncidentReads } from './incident-reads.js';
 import type { IncidentSignal } from './incident-signal.js';
+import { commentView, incidentView } from './incident-view.js';
 import type { IncidentLevelsService } from './levels-service.js';
+import { indexKey, planSignals } from './signal-plan.js';
 
 export interface IncidentsDeps {
   store: IncidentsStore;
@@ -17,12 +31,203 @@ export interface IncidentsDeps {
   settings: Config['incidents'];
 }
 
-export async function createIncidentsService(_deps: IncidentsDeps) {
+/** Incident types (the record's `type`). */
+export const INCIDENT_TYPE = { stateChange: 1, condition: 2, manual: 3 } as const;
+/** Reason code of a manual incident (as for a manual state change). */
+export const MANUAL_REASON_CODE = 13;
+/** The longest comment text, in characters. */
+export const MAX_COMMENT_LENGTH = 10_000;
+/** The level an active signal raises when it names a level that does not exist (never dropped). */
+const FALLBACK_LEVEL = 1;
+
+export interface ManualIncidentInput {
+  entityId: string | number;
+  text: string;
+  state: string | number;
+  data?: unknown;
+}
+
+/** The text of a comment: a text/plain body, or JSON {text}. */
+export function commentText(body: unknown): string {
+  const text = typeof body === 'string' ? body : typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { text?: unknown }).text : undefined;
+  if (text === undefined) throw badRequest('text: send the comment as a text/plain body or as JSON {"text": "..."}');
+  if (typeof text !== 'string') throw badRequest('text: expected a string');
+  if (text.trim() === '') throw badRequest('text: a comment must not be empty');
+  if (text.length > MAX_COMMENT_LENGTH) throw badRequest(`text: a comment must not be longer than ${MAX_COMMENT_LENGTH} characters`);
+  return text;
+}
+
+export async function createIncidentsService({ store, levels, catalog, bus, clock, logger, settings }: IncidentsDeps) {
+  const reads = createIncidentReads({ store, catalog });
+  const open = new Map<string, string>();
+  const keyOfOpen = new Map<string, string>();
+  const remember = (entityId: string, key: string, id: string) => {
+    open.set(indexKey(entityId, key), id);
+    keyOfOpen.set(id, indexKey(entityId, key));
+  };
+  for (const r of await store.openKeys()) remember(r.entityId, r.key, r.id);
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const publish = (action: IncidentEvent['action'], row: IncidentRow) =>
+    bus.publish({ type: 'incident', entityId: row.entityId, entityType: row.entityType as 1 | 2, action, incident: { ...incidentView(row) }, timestamp: clock() });
+
+  /** Incidents that went to history leave the index and are announced. */
+  const moved = (rows: IncidentRow[]) => {
+    for (const row of rows) {
+      const key = keyOfOpen.get(row.id);
+      if (key !== undefined && open.get(key) === row.id) open.delete(key);
+      keyOfOpen.delete(row.id);
+      publish('removed', row);
+    }
+  };
+
+  const sweeper = createHistorySweeper({ store, clock, logger, delayMs: settings.clearedToHistoryMs, serial, onMoved: moved });
+  await sweeper.start();
+
+  catalog.onDeleted((ids) => {
+    serial(async () => moved(await store.closeForEntities(ids, clock()))).catch((err: unknown) =>
+      logger.error({ err, entities: ids.length }, 'closing the incidents of deleted entities failed'));
+  });
+
+  levels.guardDeletion(async (id) => {
+    const states = Object.entries(settings.stateLevels).filter(([, level]) => level === id).map(([state]) => state);
+    if (states.length > 0) return `the configuration (incidents.stateLevels) raises it for state ${states.join(', ')}`;
+    if (await store.levelInUse(id)) return 'an active incident has it';
+    for (const [entityId, kinds] of catalog.settings) {
+      const conditions = kinds.get('incidentConditions')?.value as Array<{ state?: unknown }> | undefined;
+      if (conditions?.some((c) => c.state === id)) return `an incident condition of entity ${entityId} raises it`;
+    }
+    return undefined;
+  });
+
+  function levelOf(s: IncidentSignal): number {
+    if (s.level !== undefined && levels.has(s.level)) return Number(s.level);
+    logger.warn({ entityId: s.entityId, key: s.key, level: s.level }, `incident signal names no known level; raised as level ${FALLBACK_LEVEL}`);
+    return FALLBACK_LEVEL;
+  }
+
+  function rootCauseOf(s: IncidentSignal) {
+    const entity = catalog.entity(s.entityId);
+    return entity && { entityId: entity.id, entityType: entity.entityType, entityName: entity.name };
+  }
+
+  /** The active incident the actor may act on (404 otherwise). */
+  const activeRow = (actor: EntityActor, id: string) => reads.visibleRow(actor, id, 'active');
+
   return {
+    /** Incident-condition keys raised and not cleared, for the engine to start from after a restart. */
+    raisedKeys: () => store.raisedKeys(),
+
     /** Applies the engine's signals of one batch (one transaction). */
-    async signals(_list: IncidentSignal[]): Promise<void> {},
-    /** Stops timers; called on shutdown. */
-    async stop(): Promise<void> {},
+    signals(list: IncidentSignal[]): Promise<void> {
+      if (list.length === 0) return Promise.resolve();
+      return serial(async () => {
+        const plan = planSignals(list, { openId: (entityId, key) => open.get(indexKey(entityId, key)), rootCauseOf, levelOf });
+        if (plan.ops.length === 0) return;
+        const rows = await store.applySignals(plan.ops, clock());
+        rows.forEach((row, i) => {
+          if (!row) return;
+          const op = plan.ops[i]!;
+          if (op.op === 'raise') remember(plan.keys[i]!.entityId, plan.keys[i]!.key, row.id);
+          if (row.clearTimestamp !== null) sweeper.schedule(row.clearTimestamp);
+          publish(op.op === 'raise' ? 'raised' : op.op === 'repeat' ? 'repeated' : 'cleared', row);
+        });
+      });
+    },
+
+    list: reads.list,
+    get: reads.get,
+    history: reads.history,
+    historyGet: reads.historyGet,
+    comments: (actor: EntityActor, id: string, paging: { limit: number; skip: number }) => reads.comments(actor, id, 'active', paging),
+    historyComments: (actor: EntityActor, id: string, paging: { limit: number; skip: number }) => reads.comments(actor, id, 'history', paging),
+
+    /** A manual incident (type 3) on an entity the actor sees. */
+    async create(actor: EntityActor, input: ManualIncidentInput) {
+      const entityId = idOf(input.entityId);
+      const entity = entityId === undefined ? undefined : catalog.entity(entityId);
+      if (!entity || !canSee(actor, entity)) throw badRequest(`entityId: unknown entity ${input.entityId}`);
+      const level = idOf(input.state);
+      if (level === undefined || !levels.has(level)) throw badRequest(`state: unknown incident level ${JSON.stringify(input.state)}`);
+      if (Number(level) === CLEARED_LEVEL) throw badRequest(`state: an incident cannot be raised as level ${CLEARED_LEVEL} (Cleared)`);
+      const data = input.data === undefined || input.data === null ? '' : typeof input.data === 'string' ? input.data : JSON.stringify(input.data);
+      const now = clock();
+      const row = await store.create({
+        entityId: entity.id,
+        entityType: entity.entityType,
+        type: INCIDENT_TYPE.manual,
+        key: null,
+        data,
+        state: Number(level),
+        localTimestamp: null,
+        reason: { code: MANUAL_REASON_CODE, rootCause: { entityId: entity.id, entityType: entity.entityType, entityName: entity.name } },
+        text: input.text,
+        timestamp: now,
+      }, now);
+      publish('raised', row);
+      return incidentView(row);
+    },
+
+    /** Marks the incident as taken by the actor. Acknowledging an acknowledged incident keeps the first acknowledgement. */
+    async acknowledge(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      const changed = await store.acknowledge(row.id, actor.userId, clock());
+      if (changed) publish('acknowledged', changed);
+    },
+
+    /** Drops the acknowledgement (whoever made it); nothing to do when there is none. */
+    async unacknowledge(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      const changed = await store.unacknowledge(row.id, clock());
+      if (changed) publish('unacknowledged', changed);
+    },
+
+    /** State 3 Cleared with clearTimestamp; lastState keeps the level. Clearing twice changes nothing. */
+    async clear(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      const changed = await store.clear(row.id, clock());
+      if (!changed) return;
+      sweeper.schedule(changed.clearTimestamp!);
+      publish('cleared', changed);
+    },
+
+    /** Back to lastState; 409 when the incident is not cleared. */
+    async undoClear(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      const changed = row.clearTimestamp === null ? undefined : await store.undoClear(row.id, clock());
+      if (!changed) throw conflict(`incident ${id} is not cleared`);
+      publish('undo-clear', changed);
+    },
+
+    /** Clears (if needed) and moves the incident to history at once. */
+    async clearRemove(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      await serial(async () => moved(await store.moveToHistory([row.id], clock())));
+    },
+
+    async comment(actor: EntityActor, id: string, body: unknown) {
+      const row = await activeRow(actor, id);
+      const added = await store.addComment(row.id, commentText(body), actor.userId, clock());
+      // Moved to history since it was read: as gone as any other incident not active.
+      if (!added) throw notFound(`incident ${id}`);
+      publish('commented', added.incident);
+      return commentView(added.comment);
+    },
+
+    /** Moves the cleared incidents that are due to history now (the timer calls it too). */
+    sweep: () => sweeper.sweep(),
+
+    /** Stops timers and waits for work in progress; called on shutdown. */
+    async stop(): Promise<void> {
+      sweeper.stop();
+      await serial(async () => undefined);
+    },
   };
 }
 export type IncidentsService = Awaited<ReturnType<typeof createIncidentsService>>;

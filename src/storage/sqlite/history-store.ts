@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 import type { ChunkRow, HistoryStore, RollupRow, SeriesRow } from '../history-types.js';
 import type { WriteGate } from './write-gate.js';
 
-type ChunkDb = { series_id: number; start_ts: number; end_ts: number; n: number; data: Buffer };
-const chunkOf = (r: ChunkDb): ChunkRow => ({ seriesId: r.series_id, startTs: r.start_ts, endTs: r.end_ts, n: r.n, data: r.data });
+type ChunkDb = { id: number; series_id: number; start_ts: number; end_ts: number; n: number; data: Buffer };
+const chunkOf = (r: ChunkDb): ChunkRow => ({ id: r.id, seriesId: r.series_id, startTs: r.start_ts, endTs: r.end_ts, n: r.n, data: r.data });
 
 export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
   const insertSeries = db.prepare('INSERT INTO series (id, entity_id, metric) VALUES (?, ?, ?)');
@@ -23,11 +23,14 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
       first_ts = min(first_ts, excluded.first_ts),
       last = CASE WHEN excluded.last_ts >= last_ts THEN excluded.last ELSE last END,
       last_ts = max(last_ts, excluded.last_ts)`);
+  const replaceRollup = db.prepare(`
+    INSERT OR REPLACE INTO rollups (series_id, hour, min, max, sum, count, first, first_ts, last, last_ts)
+    VALUES (@seriesId, @hour, @min, @max, @sum, @count, @first, @firstTs, @last, @lastTs)`);
   const putLastStat = db.prepare('INSERT OR REPLACE INTO last_stats (entity_id, timestamp, payload, latest) VALUES (?, ?, ?, ?)');
   const selectChunks = db.prepare<[number, number, number]>(
-    'SELECT series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? AND end_ts >= ? AND start_ts <= ? ORDER BY start_ts, id');
+    'SELECT id, series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? AND end_ts >= ? AND start_ts <= ? ORDER BY start_ts, id');
   const selectLastChunks = db.prepare<[number, number]>(
-    'SELECT series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? ORDER BY end_ts DESC, id DESC LIMIT ?');
+    'SELECT id, series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? ORDER BY end_ts DESC, id DESC LIMIT ?');
   const selectRollups = db.prepare<[number, number, number]>(
     'SELECT series_id, hour, min, max, sum, count, first, first_ts, last, last_ts FROM rollups WHERE series_id = ? AND hour >= ? AND hour <= ? ORDER BY hour');
   const deleteSeriesRows = [
@@ -45,9 +48,9 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
   });
 
   const checkpoint = db.transaction((c: Parameters<HistoryStore['checkpoint']>[0]) => {
-    for (const { chunk, rollups } of c.sealed) {
+    for (const { chunk, rollups, replace } of c.sealed) {
       insertChunk.run(chunk.seriesId, chunk.startTs, chunk.endTs, chunk.n, chunk.data);
-      for (const r of rollups) upsertRollup.run(r);
+      for (const r of rollups) (replace ? replaceRollup : upsertRollup).run(r);
     }
     for (const o of c.open) {
       if (o.data) putOpen.run(o.seriesId, o.data);
@@ -76,6 +79,10 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
     async loadLastStats() {
       const rows = db.prepare('SELECT entity_id, timestamp, payload, latest FROM last_stats').all() as Array<{ entity_id: number; timestamp: number; payload: string; latest: string }>;
       return rows.map((r) => ({ entityId: String(r.entity_id), timestamp: r.timestamp, payload: r.payload, latest: r.latest }));
+    },
+    async sealedEnds() {
+      const rows = db.prepare('SELECT series_id, max(end_ts) AS end_ts FROM chunks GROUP BY series_id').all() as Array<{ series_id: number; end_ts: number }>;
+      return rows.map((r) => ({ seriesId: r.series_id, endTs: r.end_ts }));
     },
     async readJournal(visit) {
       for (const r of db.prepare('SELECT id, body FROM intake_journal ORDER BY id').iterate() as Iterable<{ id: number; body: string }>) visit(r.id, r.body);

@@ -1,0 +1,105 @@
+// Reading incidents as a caller may see them: an incident is visible when its entity is (a
+// deleted entity's incidents only to users who see everything). A page is one index range
+// scan when nothing needs testing in JS; with a filter or a restricted caller, rows are read in
+// keyset batches in the asked order until the page is full (or MAX_SCAN rows were read).
+import { notFound } from '../../http/errors.js';
+import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
+import { canSee, type EntityActor } from '../catalog/access.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
+
+const SCAN_BATCH = 1000;
+/** A filtered or restricted page reads at most this many records looking for matches. */
+export const MAX_SCAN = 1_000_000;
+
+export interface Paging {
+  limit: number;
+  skip: number;
+}
+
+export interface ActiveListInput extends Paging {
+  sortField?: string;
+  sortDirection?: string;
+  filter?: string;
+  owner?: string;
+}
+
+export interface HistoryListInput extends Paging {
+  inverse?: boolean;
+  from?: number;
+  to?: number;
+  filter?: string;
+}
+
+type Scope = IncidentQuery['scope'];
+
+export function createIncidentReads({ store, catalog }: { store: IncidentsStore; catalog: Catalog }) {
+  function visible(actor: EntityActor, row: IncidentRow): boolean {
+    if (actor.visibility.all) return true;
+    const entity = catalog.entity(row.entityId);
+    return entity !== undefined && canSee(actor, entity);
+  }
+
+  /** The incident if it is in `scope` and the actor sees it; 404 otherwise. */
+  async function visibleRow(actor: EntityActor, id: string, scope: Scope): Promise<IncidentRow> {
+    const row = await store.get(id);
+    const inScope = row && (scope === 'active' ? row.historyAt === null : row.historyAt !== null);
+    if (!row || !inScope || !visible(actor, row)) throw notFound(scope === 'active' ? `incident ${id}` : `historical incident ${id}`);
+    return row;
+  }
+
+  async function page(actor: EntityActor, base: Omit<IncidentQuery, 'limit' | 'skip' | 'after' | 'conditions'>, filterText: string | undefined, paging: Paging): Promise<IncidentView[]> {
+    const filter = compileFilter(filterText);
+    if (paging.limit === 0) return [];
+    const query = { ...base, conditions: filter?.conditions };
+    if (!filter && actor.visibility.all) return (await store.find({ ...query, limit: paging.limit, skip: paging.skip })).map(incidentView);
+    const out: IncidentView[] = [];
+    let toSkip = paging.skip;
+    let after: IncidentRow | undefined;
+    for (let scanned = 0; scanned < MAX_SCAN; ) {
+      const batch = await store.find({ ...query, limit: SCAN_BATCH, after });
+      for (const row of batch) {
+        if (!visible(actor, row)) continue;
+        const view = incidentView(row);
+        if (filter && !filter.matches(view)) continue;
+        if (toSkip > 0) toSkip--;
+        else if (out.push(view) >= paging.limit) return out;
+      }
+      if (batch.length < SCAN_BATCH) break;
+      scanned += batch.length;
+      after = batch[batch.length - 1];
+      // The embedded store answers synchronously: let other requests run between batches.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return out;
+  }
+
+  return {
+    visible,
+    visibleRow,
+
+    /** Active incidents (not yet in history), newest first unless sorted otherwise. */
+    list(actor: EntityActor, input: ActiveListInput): Promise<IncidentView[]> {
+      const { sort, descending } = parseSort(input.sortField, input.sortDirection);
+      // An empty owner is no owner given (not "unacknowledged").
+      return page(actor, { scope: 'active', sort, descending, owner: input.owner || undefined }, input.filter, input);
+    },
+
+    /** Incidents in history by `timestamp`, newest first (`inverse`: oldest first). */
+    history(actor: EntityActor, input: HistoryListInput): Promise<IncidentView[]> {
+      return page(actor, { scope: 'history', sort: 'timestamp', descending: !input.inverse, from: input.from, to: input.to }, input.filter, input);
+    },
+
+    get: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'active')),
+    historyGet: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'history')),
+
+    /** Comments of an active (or, with scope 'history', a historical) incident, newest first. */
+    async comments(actor: EntityActor, id: string, scope: Scope, paging: Paging) {
+      const row = await visibleRow(actor, id, scope);
+      if (paging.limit === 0) return [];
+      return (await store.comments(row.id, paging.limit, paging.skip)).map(commentView);
+    },
+  };
+}
+
+export type IncidentReads = ReturnType<typeof createIncidentReads>;

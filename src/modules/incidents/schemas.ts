@@ -1,0 +1,99 @@
+// Schemas of incidents, their comments and levels: request validation, handler types and the
+// OpenAPI document.
+import { Type } from 'typebox';
+import { INCIDENT_SORT_COLUMNS } from '../../storage/incidents-types.js';
+import { IdInput } from '../entities/schemas.js';
+import { MAX_COMMENT_LENGTH } from './service.js';
+
+/** The latest time a JavaScript Date can hold (ms). */
+const MAX_TIME = 8.64e15;
+const Limit = Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 }));
+const Skip = Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }));
+const Filter = Type.Optional(Type.String({
+  maxLength: 65536,
+  description: 'url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused)',
+}));
+
+export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
+
+export const IncidentSchema = Type.Object({
+  id: Type.String(),
+  entityId: Type.String(),
+  entityType: Type.Integer({ description: '1 object, 2 link' }),
+  type: Type.Integer({ description: '1 state change (entering a state the configuration maps to a level), 2 incident condition, 3 manual' }),
+  data: Type.String({ description: 'JSON text of the measurements that led to the incident (as given for a manual one)' }),
+  lastState: Type.Integer({ description: 'the level before clearing (the level while not cleared)' }),
+  state: Type.Integer({ description: 'incident level id; 3 when cleared' }),
+  localTimestamp: Type.Union([Type.Integer(), Type.Null()], { description: 'time at the source, when it reports one; else null' }),
+  parentChainId: Type.String({ description: 'repeats and reopenings stay in the same record: the incident\'s own id' }),
+  reason: Type.Object({
+    code: Type.Integer({ description: '1 condition matched, 13 manual; otherwise the engine\'s state reason code' }),
+    rootCause: Type.Object({ entityId: Type.String(), entityType: Type.Integer(), entityName: Type.String() }),
+  }),
+  text: Type.String(),
+  timestamp: Type.Integer({ description: 'ms, when it was raised' }),
+  acknowledgedBy: Type.Optional(Type.String({ description: 'user id; present only while acknowledged' })),
+  acknowledgementTimestamp: Type.Optional(Type.Integer({ description: 'ms; present only while acknowledged' })),
+  clearTimestamp: Type.Optional(Type.Integer({ description: 'ms; present once cleared' })),
+  count: Type.Integer({ description: 'how many times it was raised (1 at first, +1 for each repeat or reopening)' }),
+  commentsCount: Type.Integer(),
+});
+
+export const CommentSchema = Type.Object({
+  id: Type.String(),
+  incidentId: Type.String(),
+  text: Type.String(),
+  author: Type.String({ description: 'user id' }),
+  timestamp: Type.Integer(),
+});
+
+export const IncidentListQuery = Type.Object({
+  limit: Limit,
+  skip: Skip,
+  sortField: Type.Optional(Type.String({ maxLength: 64, description: `one of ${INCIDENT_SORT_COLUMNS.join(', ')} (default timestamp); anything else → 400` })),
+  sortDirection: Type.Optional(Type.String({ maxLength: 8, description: 'asc or desc (default desc: newest first)' })),
+  filter: Filter,
+  owner: Type.Optional(Type.String({ maxLength: 64, description: 'only incidents acknowledged by this user id' })),
+});
+
+export const HistoryQuery = Type.Object({
+  limit: Limit,
+  skip: Skip,
+  inverse: Type.Optional(Type.Boolean({ description: 'oldest first (default: newest first, by timestamp)' })),
+  from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; incidents raised at or after' })),
+  to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; incidents raised at or before' })),
+  filter: Filter,
+});
+
+export const PagingQuery = Type.Object({ limit: Limit, skip: Skip });
+
+export const CreateIncidentBody = Type.Object({
+  entityId: IdInput,
+  text: Type.String({ maxLength: 10000 }),
+  state: Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0 })], { description: 'incident level id (not 3 Cleared)' }),
+  data: Type.Optional(Type.Unknown({ description: 'JSON text; an object or array is stored as its JSON text' })),
+});
+
+export const CommentBody = Type.Union([
+  Type.String({ description: `text/plain: the comment text (at most ${MAX_COMMENT_LENGTH} characters)` }),
+  // text is checked by the service, which names the problem better than a failed union would.
+  Type.Object({ text: Type.Optional(Type.Unknown({ description: 'the comment text (a string)' })) }, { description: 'application/json: {"text": "..."}' }),
+]);
+
+const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
+
+export const LevelSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  ui: Type.Object({ colors: Type.Object({ main: Type.String({ description: '#RRGGBB' }) }) }),
+});
+
+export const LevelBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 256 }),
+  ui: Type.Object({ colors: Type.Object({ main: Color }) }),
+});
+
+export const PatchLevelBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  ui: Type.Optional(Type.Object({ colors: Type.Object({ main: Color }) })),
+});
