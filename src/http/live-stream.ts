@@ -27,7 +27,11 @@ interface Client {
 }
 
 export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; catalog: CatalogServices }): void {
-  const ring: Array<{ id: number; event: LiveEvent; text: string }> = [];
+  // A circular buffer: the oldest entry is overwritten, nothing is shifted.
+  const ring: Array<{ id: number; event: LiveEvent; text: string }> = new Array(RING_SIZE);
+  let ringStart = 0;
+  let ringLength = 0;
+  const ringAt = (i: number) => ring[(ringStart + i) % RING_SIZE]!;
   // Ids keep growing across restarts (the start time in microseconds), so an id from before a
   // restart is older than every new one and the client is told it missed events.
   let lastId = Date.now() * 1000;
@@ -55,8 +59,12 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
   bus.subscribe((event) => {
     const id = ++lastId;
     const text = JSON.stringify(event);
-    ring.push({ id, event, text });
-    if (ring.length > RING_SIZE) ring.shift();
+    const entry = { id, event, text };
+    if (ringLength < RING_SIZE) ring[(ringStart + ringLength++) % RING_SIZE] = entry;
+    else {
+      ring[ringStart] = entry;
+      ringStart = (ringStart + 1) % RING_SIZE;
+    }
     for (const client of clients) send(client, id, event, text);
   });
 
@@ -90,9 +98,12 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
     res.write(`retry: 2000\n\n`);
     const client: Client = { res, principal, types };
     if (Number.isSafeInteger(since) && since >= 0) {
-      const oldest = ring[0]?.id ?? lastId + 1;
+      const oldest = ringLength > 0 ? ringAt(0).id : lastId + 1;
       if (since < oldest - 1 && since < lastId) res.write(`event: reset\ndata: {"missedBefore":${oldest}}\n\n`);
-      for (const r of ring) if (r.id > since) send(client, r.id, r.event, r.text);
+      for (let i = 0; i < ringLength; i++) {
+        const r = ringAt(i);
+        if (r.id > since) send(client, r.id, r.event, r.text);
+      }
     }
     clients.add(client);
     const heartbeat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);
