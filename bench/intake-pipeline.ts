@@ -7,7 +7,7 @@
 //   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request).
 //   (c) time from a stat push to its incident being visible in GET /incidents.
 //   npm run bench:intake          DURATION=10 CLIENTS=32 ENTITIES=100 METRICS=100 (defaults)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,10 +31,19 @@ async function api(base: string, method: string, path: string, body?: unknown): 
   return text ? JSON.parse(text) : undefined;
 }
 
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
-/** (a) The naive design: the same samples, one row each, in arrival order. */
-function naiveRowsPerSecond(pushes: Array<[entity: number, ts: number]>): number {
+/**
+ * (a) The naive design: the same samples, one row each, in arrival order. Its rate falls as
+ * the table outgrows the page cache, so the rate over the first 200,000 rows is given too.
+ */
+function naiveRowsPerSecond(pushes: Array<[entity: number, ts: number]>): { all: number; first200k: number } {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-naive-'));
   dirs.push(dir);
   const db = new Database(join(dir, 'naive.db'));
@@ -48,6 +57,7 @@ function naiveRowsPerSecond(pushes: Array<[entity: number, ts: number]>): number
   const t0 = performance.now();
   let rows: Array<[number, number, number]> = [];
   let n = 0;
+  let first200k = 0;
   for (const [entity, ts] of pushes) {
     for (let m = 0; m < METRICS; m++) {
       rows.push([entity * METRICS + m, ts, Math.random() * 100]);
@@ -55,13 +65,14 @@ function naiveRowsPerSecond(pushes: Array<[entity: number, ts: number]>): number
         batch(rows);
         n += rows.length;
         rows = [];
+        if (n === 200_000) first200k = n / ((performance.now() - t0) / 1000);
       }
     }
   }
   if (rows.length) batch(rows), (n += rows.length);
   const s = (performance.now() - t0) / 1000;
   db.close();
-  return n / s;
+  return { all: n / s, first200k: first200k || n / s };
 }
 
 async function main(): Promise<void> {
@@ -92,6 +103,7 @@ async function main(): Promise<void> {
     // (a) Load for DURATION_S seconds, driven by autocannon (far lighter on the shared cores
     // than fetch); each request names the next object and the next timestamp.
     let next = 0;
+    const cpuBefore = cpuSeconds(server.child.pid!);
     const load = await autocannon({
       url: base.replace(/\/node\/api$/, ''),
       connections: CLIENTS,
@@ -102,10 +114,11 @@ async function main(): Promise<void> {
           const k = next++;
           const e = k % ENTITIES;
           const ts = startTs + Math.floor(k / ENTITIES);
-          return { ...req, path: `/node/api/objects/${ids[e]}/stat`, headers, body: `{"timestamp":${ts},${valueSets[k % valueSets.length]}}` };
+          return { ...req, path: `/node/api/objects/${ids[e]}/stat`, headers: { ...headers }, body: `{"timestamp":${ts},${valueSets[k % valueSets.length]}}` };
         },
       }],
     });
+    const serverCpu = cpuSeconds(server.child.pid!) - cpuBefore;
     const stored = load['2xx'];
     const failures = load.non2xx + load.errors;
     const seconds = load.duration;
@@ -145,6 +158,7 @@ async function main(): Promise<void> {
     // (c) Push → incident visible, 20 times (raise with 1, clear with 0 in between).
     const visibleMs = await pushToIncident(base);
     report(pushes.length, values, seconds, perSecond, failures, latencies, memory, naive, loadS, POINTS, downsampleMs, buckets, visibleMs);
+    console.log(`    server CPU during (a): ${serverCpu.toFixed(1)} s in ${seconds.toFixed(1)} s (${Math.round((serverCpu / seconds) * 100)}% of one core; the load generator shares the 2 cores)`);
   } finally {
     await stopServer(server.child);
   }
@@ -170,15 +184,15 @@ async function pushToIncident(base: string): Promise<number[]> {
 
 function report(
   pushCount: number, values: number, seconds: number, perSecond: number, failures: number, latencies: number[], memory: { rssMb: number; peakMb: number },
-  naive: number, loadS: number, POINTS: number, downsampleMs: number[], buckets: number, visibleMs: number[],
+  naive: { all: number; first200k: number }, loadS: number, POINTS: number, downsampleMs: number[], buckets: number, visibleMs: number[],
 ): void {
     console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);
     console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
     console.log(`(a) autocannon, ${CLIENTS} connections × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process`);
     console.log(`    pipeline: ${pushCount} pushes, ${values} values in ${seconds.toFixed(1)} s = ${Math.round(perSecond).toLocaleString('en')} values/s (${failures} failed)`);
     console.log(`    push latency p50 ${latencies[0]} ms, p99 ${latencies[1]} ms; server RSS ${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)} MB)`);
-    console.log(`    naive better-sqlite3 (row per sample, arrival order, 1,000 per txn): ${Math.round(naive).toLocaleString('en')} rows/s`);
-    console.log(`    ratio pipeline/naive: ${(perSecond / naive).toFixed(2)} (goal >= 1)  ${perSecond >= naive ? 'MET' : 'MISS'}; >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${perSecond >= GOAL_VALUES_PER_S ? 'MET' : 'MISS'}`);
+    console.log(`    naive better-sqlite3 (row per sample, arrival order, 1,000 per txn), the same ${values.toLocaleString('en')} samples: ${Math.round(naive.all).toLocaleString('en')} rows/s; its first 200,000 rows alone: ${Math.round(naive.first200k).toLocaleString('en')} rows/s`);
+    console.log(`    ratio pipeline/naive: ${(perSecond / naive.all).toFixed(2)} on the same samples, ${(perSecond / naive.first200k).toFixed(2)} against the small-table rate (goal >= 1); >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${perSecond >= GOAL_VALUES_PER_S ? 'MET' : 'MISS'}`);
     console.log(`(b) 1m-avg over 1,000,000 points (10 series × ${POINTS.toLocaleString('en')}; loaded in ${loadS.toFixed(1)} s): median ${pct(downsampleMs, 50).toFixed(0)} ms, best ${downsampleMs[0]!.toFixed(0)} ms, ${buckets} buckets`);
     console.log(`(c) push → incident visible in GET /incidents: p50 ${pct(visibleMs, 50).toFixed(1)} ms, max ${visibleMs[visibleMs.length - 1]!.toFixed(1)} ms (20 runs)`);
 }

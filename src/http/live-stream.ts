@@ -20,6 +20,13 @@ const HEARTBEAT_MS = 15_000;
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const TYPES = ['state', 'incident', 'stat'] as const;
 
+/** A kept event; its JSON text is made the first time a client needs it (often never). */
+interface Entry {
+  id: number;
+  event: LiveEvent;
+  text?: string;
+}
+
 interface Client {
   res: ServerResponse;
   principal: Principal;
@@ -28,7 +35,7 @@ interface Client {
 
 export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; catalog: CatalogServices }): void {
   // A circular buffer: the oldest entry is overwritten, nothing is shifted.
-  const ring: Array<{ id: number; event: LiveEvent; text: string }> = new Array(RING_SIZE);
+  const ring: Entry[] = new Array(RING_SIZE);
   let ringStart = 0;
   let ringLength = 0;
   const ringAt = (i: number) => ring[(ringStart + i) % RING_SIZE]!;
@@ -43,11 +50,12 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
     return entity !== undefined && canSee(actor, entity);
   };
 
-  function send(client: Client, id: number, event: LiveEvent, shared: string): void {
-    let text = shared;
+  function send(client: Client, entry: Entry): void {
+    const { id, event } = entry;
     if (!client.types.has(event.type)) return;
     const actor = catalog.access.actorOf(client.principal);
     if (!visible(actor, event)) return;
+    let text = (entry.text ??= JSON.stringify(event));
     if (event.type === 'state') {
       const reason = reasonFor(actor, catalog.catalog, event.reason);
       if (reason !== event.reason) text = JSON.stringify({ ...event, reason });
@@ -57,15 +65,13 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
   }
 
   bus.subscribe((event) => {
-    const id = ++lastId;
-    const text = JSON.stringify(event);
-    const entry = { id, event, text };
+    const entry: Entry = { id: ++lastId, event };
     if (ringLength < RING_SIZE) ring[(ringStart + ringLength++) % RING_SIZE] = entry;
     else {
       ring[ringStart] = entry;
       ringStart = (ringStart + 1) % RING_SIZE;
     }
-    for (const client of clients) send(client, id, event, text);
+    for (const client of clients) send(client, entry);
   });
 
   api.addHook('preClose', (done) => {
@@ -102,7 +108,7 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
       if (since < oldest - 1 && since < lastId) res.write(`event: reset\ndata: {"missedBefore":${oldest}}\n\n`);
       for (let i = 0; i < ringLength; i++) {
         const r = ringAt(i);
-        if (r.id > since) send(client, r.id, r.event, r.text);
+        if (r.id > since) send(client, r);
       }
     }
     clients.add(client);

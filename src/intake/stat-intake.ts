@@ -41,7 +41,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   let waiting: Waiting[] = [];
   let running: Promise<void> | undefined;
   let lastJournalId = 0;
-  let checkpointDue = false;
+  let checkpointing: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   async function write(items: StatItem[]): Promise<void> {
@@ -69,20 +69,21 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     }
   }
 
-  async function checkpoint(): Promise<void> {
-    checkpointDue = false;
-    try {
-      await history.checkpoint(lastJournalId);
-    } catch (err) {
+  /** Runs beside the writes (it yields between slices); one at a time. */
+  function checkpoint(): Promise<void> {
+    checkpointing ??= history.checkpoint(lastJournalId).catch((err: unknown) => {
       logger.error({ err }, 'history checkpoint failed; data stays in the journal');
-    }
+    }).finally(() => {
+      checkpointing = undefined;
+    });
+    return checkpointing;
   }
 
   function drain(): Promise<void> {
     running ??= (async () => {
       // Let the requests of this turn of the event loop join the batch.
       await new Promise((r) => setImmediate(r));
-      while (waiting.length > 0 || checkpointDue) {
+      while (waiting.length > 0) {
         const batch = waiting;
         waiting = [];
         if (batch.length > 0) {
@@ -93,7 +94,6 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
             for (const w of batch) w.reject(err);
           }
         }
-        if (checkpointDue) await checkpoint();
       }
     })().finally(() => {
       running = undefined;
@@ -131,16 +131,13 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
         await engine.dataArrived(replayed);
       }
       await checkpoint();
-      timer = setInterval(() => {
-        checkpointDue = true;
-        void drain();
-      }, checkpointMs).unref();
+      timer = setInterval(() => void checkpoint(), checkpointMs).unref();
     },
 
     /** Finishes what is in flight and checkpoints, so a clean stop leaves an empty journal. */
     async stop(): Promise<void> {
       clearInterval(timer);
-      while (running) await running;
+      while (running || checkpointing) await (running ?? checkpointing);
       await checkpoint();
     },
   };

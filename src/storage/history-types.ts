@@ -41,7 +41,7 @@ export interface LastStatRow {
   latest: string;
 }
 
-/** Everything a checkpoint makes durable, in one transaction. */
+/** One slice of a checkpoint, written in one transaction. */
 export interface Checkpoint {
   /**
    * Chunks to add with their hourly rollups: merged into the stored hours, or, with `replace`,
@@ -52,7 +52,7 @@ export interface Checkpoint {
   /** Open chunks to write; `data: null` removes one (its points were sealed). */
   open: Array<{ seriesId: number; data: Uint8Array | null }>;
   lastStats: LastStatRow[];
-  /** Journal entries up to this id are now redundant. */
+  /** Journal entries up to this id are now redundant (0: none yet; the last slice sets it). */
   journalUpTo: number;
 }
 
@@ -66,7 +66,11 @@ export interface HistoryStore {
   readJournal(visit: (id: number, body: string) => void): Promise<void>;
   /** Appends one journal entry (and the series it introduces) durably; returns its id. */
   appendJournal(body: string, newSeries: readonly SeriesRow[]): Promise<number>;
-  checkpoint(c: Checkpoint): Promise<void>;
+  /**
+   * Writes a checkpoint slice. `build` is called inside the write, synchronously, so what it
+   * reads from memory cannot change before it is stored; `done` runs right after the commit.
+   */
+  checkpoint(build: () => Checkpoint, done: () => void): Promise<void>;
   /** Sealed chunks of a series that overlap [from, to], oldest first. */
   chunks(seriesId: number, from: number, to: number): Promise<ChunkRow[]>;
   /** The newest sealed chunks of a series, newest first. */

@@ -30,6 +30,8 @@ const SEAL_POINTS = 256;
 const SEAL_SPAN_MS = 3_600_000;
 /** ... or when it got nothing new for this long (no idle series kept in memory). */
 const SEAL_IDLE_MS = 15 * 60_000;
+/** Heads written per transaction of a checkpoint. */
+const CHECKPOINT_SLICE = 500;
 
 export function createHistoryService({ store, clock, logger }: { store: HistoryStore; clock: () => number; logger: Logger }) {
   const seriesByEntity = new Map<string, Map<string, number>>();
@@ -67,6 +69,8 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
     const sorted = [...points].sort((a, b) => a[0] - b[0]);
     return rollupByHour(sorted.map((p) => p[0]), sorted.map((p) => p[1])).map((p) => ({ seriesId, hour: p.start, ...p }));
   }
+
+  const shouldSeal = (h: SeriesHead) => h.size >= SEAL_POINTS || h.span >= SEAL_SPAN_MS || (h.size > 0 && clock() - h.touched >= SEAL_IDLE_MS) || h.size === 0;
 
   function head(seriesId: number): SeriesHead {
     let h = heads.get(seriesId);
@@ -162,44 +166,74 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
       return { rows: rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p })), replace: false };
     },
 
-    /** Makes everything buffered durable; journal entries up to `journalUpTo` become redundant. */
+    /**
+     * Makes everything buffered durable; journal entries up to `journalUpTo` become redundant.
+     * It goes in slices of heads, with the event loop free in between, so intake goes on
+     * meanwhile. That is safe: a head changed after its slice stays dirty for the next
+     * checkpoint, and the journal is trimmed only by the last slice, up to an entry whose
+     * points were all in memory when the checkpoint began. If a crash cuts a checkpoint
+     * short, the replayed journal re-sends points some slices already stored: heads replace
+     * equal timestamps, and sealed overlaps recompute their hours (recomputedHours).
+     */
     async checkpoint(journalUpTo: number): Promise<void> {
-      const now = clock();
-      const c: Checkpoint = { sealed: [], open: [], lastStats: [], journalUpTo };
-      const sealedHeads: number[] = [];
-      for (const [seriesId, h] of heads) {
-        const seal = h.size >= SEAL_POINTS || h.span >= SEAL_SPAN_MS || (h.size > 0 && now - h.touched >= SEAL_IDLE_MS);
-        if (seal) {
-          if (h.size > 0) {
-            const chunk = { seriesId, startTs: h.ts[0]!, endTs: h.ts[h.size - 1]!, n: h.size, data: encodeChunk(h.ts, h.values) };
+      const ids = [...heads.keys()];
+      // Heads that overlap sealed chunks need their hours recomputed from stored chunks, an
+      // async read, so that is done before the slice (rare: late or re-sent points).
+      for (let at = 0; at < ids.length; at += CHECKPOINT_SLICE) {
+        const slice = ids.slice(at, at + CHECKPOINT_SLICE);
+        const recomputed = new Map<number, { rows: RollupRow[]; size: number }>();
+        for (const id of slice) {
+          const h = heads.get(id);
+          const end = sealedEnd.get(id);
+          if (h && h.size > 0 && shouldSeal(h) && end !== undefined && h.ts[0]! <= end) recomputed.set(id, { rows: await recomputedHours(id, h), size: h.size });
+        }
+        const sealedHeads: number[] = [];
+        const written: SeriesHead[] = [];
+        await store.checkpoint(() => {
+          const c: Checkpoint = { sealed: [], open: [], lastStats: [], journalUpTo: 0 };
+          for (const seriesId of slice) {
+            const h = heads.get(seriesId);
+            if (!h) continue;
+            const over = recomputed.get(seriesId);
             const end = sealedEnd.get(seriesId);
-            if (end !== undefined && chunk.startTs <= end) {
-              c.sealed.push({ chunk, rollups: await recomputedHours(seriesId, h), replace: true });
-            } else {
-              c.sealed.push({ chunk, rollups: rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p })) });
+            const overlaps = end !== undefined && h.size > 0 && h.ts[0]! <= end;
+            // An overlapping head that changed since its hours were recomputed waits for the next checkpoint.
+            if (shouldSeal(h) && (!overlaps || over?.size === h.size)) {
+              if (h.size > 0) {
+                const chunk = { seriesId, startTs: h.ts[0]!, endTs: h.ts[h.size - 1]!, n: h.size, data: encodeChunk(h.ts, h.values) };
+                c.sealed.push(over
+                  ? { chunk, rollups: over.rows, replace: true }
+                  : { chunk, rollups: rollupByHour(h.ts, h.values).map((p) => ({ seriesId, hour: p.start, ...p })) });
+              }
+              c.open.push({ seriesId, data: null });
+              sealedHeads.push(seriesId);
+            } else if (h.dirty) {
+              c.open.push({ seriesId, data: encodeChunk(h.ts, h.values) });
+              written.push(h);
             }
           }
-          c.open.push({ seriesId, data: null });
-          sealedHeads.push(seriesId);
-        } else if (h.dirty) {
-          c.open.push({ seriesId, data: encodeChunk(h.ts, h.values) });
+          return c;
+        }, () => {
+          for (const id of sealedHeads) {
+            const h = heads.get(id)!;
+            if (h.size > 0) sealedEnd.set(id, Math.max(sealedEnd.get(id) ?? h.ts[h.size - 1]!, h.ts[h.size - 1]!));
+            heads.delete(id);
+          }
+          for (const h of written) h.dirty = false;
+        });
+        await new Promise((r) => setImmediate(r));
+      }
+      // Last: the latest values, and the journal trim.
+      let stats: LastStatRow[] = [];
+      await store.checkpoint(() => {
+        stats = [];
+        for (const [entityId, d] of last) {
+          if (d.dirty) stats.push({ entityId, timestamp: d.timestamp, payload: JSON.stringify(d.payload), latest: JSON.stringify(d.latest) });
         }
-      }
-      const stats: LastStatRow[] = [];
-      for (const [entityId, d] of last) {
-        if (d.dirty) stats.push({ entityId, timestamp: d.timestamp, payload: JSON.stringify(d.payload), latest: JSON.stringify(d.latest) });
-      }
-      c.lastStats = stats;
-      await store.checkpoint(c);
-      // Only now: if the checkpoint failed, everything is still buffered (and journaled).
-      for (const { chunk } of c.sealed) sealedEnd.set(chunk.seriesId, Math.max(sealedEnd.get(chunk.seriesId) ?? chunk.endTs, chunk.endTs));
-      for (const id of sealedHeads) heads.delete(id);
-      for (const h of heads.values()) h.dirty = false;
-      for (const s of stats) {
-        const d = last.get(s.entityId);
-        if (d && d.timestamp === s.timestamp) d.dirty = false;
-      }
-      if (c.sealed.length > 0) logger.debug({ sealed: c.sealed.length, open: c.open.length }, 'history checkpoint');
+        return { sealed: [], open: [], lastStats: stats, journalUpTo };
+      }, () => {
+        for (const s of stats) last.get(s.entityId)!.dirty = false;
+      });
     },
 
     /** Drops the history of deleted entities. */

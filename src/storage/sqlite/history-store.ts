@@ -1,6 +1,6 @@
 // SQLite history: prepared statements only; a checkpoint is one transaction.
 import type Database from 'better-sqlite3';
-import type { ChunkRow, HistoryStore, RollupRow, SeriesRow } from '../history-types.js';
+import type { Checkpoint, ChunkRow, HistoryStore, RollupRow, SeriesRow } from '../history-types.js';
 import type { WriteGate } from './write-gate.js';
 
 type ChunkDb = { id: number; series_id: number; start_ts: number; end_ts: number; n: number; data: Buffer };
@@ -47,7 +47,7 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
     return Number(insertJournal.run(body).lastInsertRowid);
   });
 
-  const checkpoint = db.transaction((c: Parameters<HistoryStore['checkpoint']>[0]) => {
+  const checkpoint = db.transaction((c: Checkpoint) => {
     for (const { chunk, rollups, replace } of c.sealed) {
       insertChunk.run(chunk.seriesId, chunk.startTs, chunk.endTs, chunk.n, chunk.data);
       for (const r of rollups) (replace ? replaceRollup : upsertRollup).run(r);
@@ -57,7 +57,7 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
       else deleteOpen.run(o.seriesId);
     }
     for (const s of c.lastStats) putLastStat.run(Number(s.entityId), s.timestamp, s.payload, s.latest);
-    deleteJournal.run(c.journalUpTo);
+    if (c.journalUpTo > 0) deleteJournal.run(c.journalUpTo);
   });
 
   const deleteLastStat = db.prepare('DELETE FROM last_stats WHERE entity_id = ?');
@@ -88,7 +88,10 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
       for (const r of db.prepare('SELECT id, body FROM intake_journal ORDER BY id').iterate() as Iterable<{ id: number; body: string }>) visit(r.id, r.body);
     },
     appendJournal: (body, newSeries) => gate.run(() => append(body, newSeries)),
-    checkpoint: (c) => gate.run(() => checkpoint(c)),
+    checkpoint: (build, done) => gate.run(() => {
+      checkpoint(build());
+      done();
+    }),
     async chunks(seriesId, from, to) {
       return (selectChunks.all(seriesId, from, to) as ChunkDb[]).map(chunkOf);
     },
