@@ -49,7 +49,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     const live = items.filter((i) => catalog.entity(i.entityId) !== undefined);
     if (live.length === 0) return;
     const newSeries: SeriesRow[] = [];
-    for (const i of live) history.newSeries(i.entityId, i.numbers.map((n) => n[0]), newSeries);
+    for (const i of live) history.newSeries(i.entityId, i.numbers, newSeries);
     const body = JSON.stringify(live.map((i) => [i.entityId, i.timestamp, i.payload]));
     try {
       lastJournalId = await history.store.appendJournal(body, newSeries);
@@ -58,7 +58,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
       throw err;
     }
     for (const i of live) {
-      history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values);
+      history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values, lastJournalId);
       bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics: Object.keys(i.values) });
     }
     try {
@@ -70,8 +70,8 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   }
 
   /** Runs beside the writes (it yields between slices); one at a time. */
-  function checkpoint(): Promise<void> {
-    checkpointing ??= history.checkpoint(lastJournalId).catch((err: unknown) => {
+  function checkpoint(full = false): Promise<void> {
+    checkpointing ??= history.checkpoint(lastJournalId, full).catch((err: unknown) => {
       logger.error({ err }, 'history checkpoint failed; data stays in the journal');
     }).finally(() => {
       checkpointing = undefined;
@@ -112,25 +112,25 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
 
     /** Replays what the journal holds beyond the last checkpoint, then checkpoints. */
     async start(): Promise<void> {
-      const replayed: StatItem[] = [];
+      const replayed: Array<StatItem & { journalId: number }> = [];
       await history.store.readJournal((id, body) => {
         lastJournalId = id;
         for (const [entityId, timestamp, payload] of JSON.parse(body) as Array<[string, number, Record<string, unknown>]>) {
           const entity = catalog.entity(entityId);
           if (!entity) continue;
           const { numbers, values } = flattenPayload(payload);
-          replayed.push({ entityId, entityType: entity.entityType, timestamp, payload, numbers, values });
+          replayed.push({ entityId, entityType: entity.entityType, timestamp, payload, numbers, values, journalId: id });
         }
       });
       if (replayed.length > 0) {
         const newSeries: SeriesRow[] = [];
-        for (const i of replayed) history.newSeries(i.entityId, i.numbers.map((n) => n[0]), newSeries);
+        for (const i of replayed) history.newSeries(i.entityId, i.numbers, newSeries);
         if (newSeries.length > 0) lastJournalId = await history.store.appendJournal('[]', newSeries);
-        for (const i of replayed) history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values);
+        for (const i of replayed) history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values, i.journalId);
         logger.info({ payloads: replayed.length }, 'replayed the intake journal');
         await engine.dataArrived(replayed);
       }
-      await checkpoint();
+      await checkpoint(true);
       timer = setInterval(() => void checkpoint(), checkpointMs).unref();
     },
 
@@ -138,7 +138,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     async stop(): Promise<void> {
       clearInterval(timer);
       while (running || checkpointing) await (running ?? checkpointing);
-      await checkpoint();
+      await checkpoint(true);
     },
   };
 }

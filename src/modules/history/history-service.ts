@@ -41,6 +41,8 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
   /** End of the newest sealed chunk per series: a head starting before it overlaps stored points. */
   const sealedEnd = new Map<number, number>();
   let lastSeriesId = 0;
+  /** The journal id the previous checkpoint was given. */
+  let previousUpTo = 0;
 
   function addSeries(row: SeriesRow): void {
     seriesById.set(row.id, row);
@@ -106,9 +108,9 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
     },
 
     /** Series rows for the metrics of `entityId` not known yet; they are known from now on. */
-    newSeries(entityId: string, names: Iterable<string>, into: SeriesRow[]): void {
+    newSeries(entityId: string, numbers: ReadonlyArray<readonly [string, number]>, into: SeriesRow[]): void {
       const known = seriesByEntity.get(entityId);
-      for (const metric of names) {
+      for (const [metric] of numbers) {
         if (known?.has(metric)) continue;
         if (into.some((s) => s.entityId === entityId && s.metric === metric)) continue;
         const row: SeriesRow = { id: ++lastSeriesId, entityId, metric };
@@ -126,13 +128,14 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
     },
 
     /** Takes one payload: its numbers into the heads, the payload and values as the latest. */
-    record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>): void {
+    record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>, journalId: number): void {
       const now = clock();
       const byMetric = seriesByEntity.get(entityId);
       for (const [metric, value] of numbers) {
         const id = byMetric?.get(metric);
         if (id === undefined) continue; // created by newSeries before the journal; absent only if the entity is gone
         const h = head(id);
+        if (!h.dirty) h.pendingJournal = journalId;
         h.add(timestamp, value);
         h.touched = now;
       }
@@ -175,7 +178,11 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
      * short, the replayed journal re-sends points some slices already stored: heads replace
      * equal timestamps, and sealed overlaps recompute their hours (recomputedHours).
      */
-    async checkpoint(journalUpTo: number): Promise<void> {
+    async checkpoint(journalUpTo: number, full = false): Promise<void> {
+      // A head that is neither due to be sealed nor pending since before the last checkpoint
+      // waits (the journal keeps its points): a busy series is sealed before it ever needs an
+      // open chunk, so most checkpoints write only what is due.
+      const cutoff = full ? Number.POSITIVE_INFINITY : previousUpTo;
       const ids = [...heads.keys()];
       // Heads that overlap sealed chunks need their hours recomputed from stored chunks, an
       // async read, so that is done before the slice (rare: late or re-sent points).
@@ -207,7 +214,7 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
               }
               c.open.push({ seriesId, data: null });
               sealedHeads.push(seriesId);
-            } else if (h.dirty) {
+            } else if (h.dirty && h.pendingJournal <= cutoff) {
               c.open.push({ seriesId, data: encodeChunk(h.ts, h.values) });
               written.push(h);
             }
@@ -223,17 +230,20 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
         });
         await new Promise((r) => setImmediate(r));
       }
-      // Last: the latest values, and the journal trim.
+      // Last: the latest values, and the journal trimmed up to the oldest point still pending.
+      let trimTo = journalUpTo;
+      for (const h of heads.values()) if (h.dirty && h.pendingJournal - 1 < trimTo) trimTo = h.pendingJournal - 1;
       let stats: LastStatRow[] = [];
       await store.checkpoint(() => {
         stats = [];
         for (const [entityId, d] of last) {
           if (d.dirty) stats.push({ entityId, timestamp: d.timestamp, payload: JSON.stringify(d.payload), latest: JSON.stringify(d.latest) });
         }
-        return { sealed: [], open: [], lastStats: stats, journalUpTo };
+        return { sealed: [], open: [], lastStats: stats, journalUpTo: trimTo };
       }, () => {
         for (const s of stats) last.get(s.entityId)!.dirty = false;
       });
+      previousUpTo = journalUpTo;
     },
 
     /** Drops the history of deleted entities. */

@@ -4,8 +4,10 @@
 export class SeriesHead {
   ts: number[] = [];
   values: number[] = [];
-  /** Changed since the last checkpoint. */
+  /** Changed since it was last stored. */
   dirty = false;
+  /** While dirty: the journal entry of its oldest point not stored (the journal keeps it until then). */
+  pendingJournal = 0;
   /** Server time of the last append (for sealing idle heads). */
   touched = 0;
 
