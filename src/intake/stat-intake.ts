@@ -58,6 +58,8 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
       throw err;
     }
     for (const i of live) {
+      // Deleted while the journal was written: its history is already gone; keep it so.
+      if (!catalog.entity(i.entityId)) continue;
       history.record(i.entityId, i.timestamp, i.payload, i.numbers, i.values, lastJournalId);
       bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics: Object.keys(i.values) });
     }

@@ -1,6 +1,7 @@
 // The time-series history of metrics: series (entity × metric), sealed chunks of points,
 // hourly rollups, and what keeps unsealed points safe (open chunks, the intake journal).
 // See migration 0003 for the design; the history service owns the buffering policy.
+import type { PartialAggregate } from '../core/history/rollup.js';
 
 export interface SeriesRow {
   id: number;
@@ -18,19 +19,12 @@ export interface ChunkRow {
   data: Uint8Array;
 }
 
-export interface RollupRow {
+/** An hourly rollup as stored: the partial aggregate of one series' hour. */
+export type RollupRow = Omit<PartialAggregate, 'start'> & {
   seriesId: number;
   /** Start of the hour (ms). */
   hour: number;
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-  first: number;
-  firstTs: number;
-  last: number;
-  lastTs: number;
-}
+};
 
 export interface LastStatRow {
   entityId: string;

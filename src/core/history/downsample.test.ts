@@ -3,17 +3,9 @@ import { describe, it } from 'node:test';
 import { Downsampler, downsamplePoints, type TimeRange } from './downsample.js';
 import { HOUR_MS, rollupByHour } from './rollup.js';
 import { AGGREGATORS, parseDownsample, type Agg, type DownsampleSpec } from './time-spec.js';
+import { seededRandom } from '../seeded-random.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** The obvious implementation: group, then aggregate each group from scratch. */
 function naive(spec: DownsampleSpec, range: TimeRange, ts: number[], values: number[]): Array<[number, number]> {

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HOUR_MS, mergePartial, rollupByHour, type PartialAggregate } from './rollup.js';
+import { seededRandom } from '../seeded-random.js';
 
 /** Deterministic PRNG so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** The obvious implementation, to compare against. */
 function naive(ts: number[], values: number[]): PartialAggregate[] {

@@ -1,10 +1,10 @@
 // How an incident looks in the API (the base document's fields plus clearTimestamp, count and
 // commentsCount), and the parts of a list request that are about that shape: the sort keys a
 // client may name and the MongoDB-style `filter` over the record.
-import { necessaryConditions, type FieldCondition } from '../../core/filter-conditions.js';
-import { compileSafeQuery, QueryError, type Predicate } from '../../core/safe-query.js';
+import type { FieldCondition } from '../../core/filter-conditions.js';
+import type { Predicate } from '../../core/safe-query.js';
 import { badRequest } from '../../http/errors.js';
-import { parseJsonText } from '../../http/json-body.js';
+import { compileFilterParam } from '../../http/filter-param.js';
 import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn } from '../../storage/incidents-types.js';
 
 export interface IncidentView {
@@ -73,24 +73,4 @@ export interface CompiledFilter {
 }
 
 /** The `filter` query parameter: url-encoded JSON, MongoDB-style over the record fields. */
-export function compileFilter(text: string | undefined): CompiledFilter | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  let parsed: unknown;
-  let predicate: Predicate<IncidentView>;
-  try {
-    parsed = parseJsonText(text, 32);
-    predicate = compileSafeQuery<IncidentView>(parsed);
-  } catch (err) {
-    if (err instanceof QueryError) throw badRequest(`filter: ${err.message}`);
-    throw badRequest(`filter must be url-encoded JSON: ${(err as Error).message}`);
-  }
-  // Some operands are checked only when a record is tested: still the caller's bad filter.
-  const matches = (v: IncidentView) => {
-    try {
-      return predicate(v);
-    } catch (err) {
-      throw badRequest(`filter: ${(err as Error).message}`);
-    }
-  };
-  return { matches, conditions: necessaryConditions(parsed as Record<string, unknown>) };
-}
+export const compileFilter = (text: string | undefined): CompiledFilter | undefined => compileFilterParam<IncidentView>(text);

@@ -2,11 +2,8 @@
 // written in batches so that a burst of failed sign-ins costs one transaction, not hundreds.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { necessaryConditions, type FieldCondition } from '../../core/filter-conditions.js';
-import { compileSafeQuery, QueryError, type Predicate } from '../../core/safe-query.js';
 import { TtlCache } from '../../core/ttl-cache.js';
-import { badRequest } from '../../http/errors.js';
-import { parseJsonText } from '../../http/json-body.js';
+import { compileFilterParam } from '../../http/filter-param.js';
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../../storage/types.js';
 import { SECURITY_EVENTS, type ClientContext, type SecurityEventKind, type SecuritySource } from './events.js';
 
@@ -61,29 +58,8 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
     timestamp: new Date(timestamp).toISOString(),
   });
 
-  function compileFilter(text: string | undefined): { matches: Predicate<SecurityLogView>; conditions: FieldCondition[] } | undefined {
-    if (text === undefined || text.trim() === '') return undefined;
-    let predicate: Predicate<SecurityLogView>;
-    let parsed: unknown;
-    try {
-      parsed = parseJsonText(text, 32);
-      predicate = compileSafeQuery<SecurityLogView>(parsed);
-    } catch (err) {
-      if (err instanceof QueryError) throw badRequest(`filter: ${err.message}`);
-      throw badRequest(`filter must be url-encoded JSON: ${(err as Error).message}`);
-    }
-    // Some operands are only checked when a record is tested (sift throws then, e.g. for
-    // `{"$type": "nonsense"}`): that is still the caller's bad filter, not a server fault.
-    const matches = (record: SecurityLogView) => {
-      try {
-        return predicate(record);
-      } catch (err) {
-        throw badRequest(`filter: ${(err as Error).message}`);
-      }
-    };
-    // id and timestamp are shown differently from how they are stored: not pushed down.
-    return { matches, conditions: necessaryConditions(parsed as Record<string, unknown>, NOT_PUSHED) };
-  }
+  // id and timestamp are shown differently from how they are stored: not pushed down.
+  const compileFilter = (text: string | undefined) => compileFilterParam<SecurityLogView>(text, NOT_PUSHED);
 
   const recentKeys = new TtlCache<true>(REPEAT_INTERVAL_MS, 10_000, clock);
 

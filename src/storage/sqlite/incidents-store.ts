@@ -5,6 +5,7 @@ import {
   type LevelRow, type NewIncident, type SignalOp,
 } from '../incidents-types.js';
 import { DuplicateKeyError } from '../types.js';
+import { statementCache } from './statement-cache.js';
 import type { WriteGate } from './write-gate.js';
 
 interface Row {
@@ -191,16 +192,7 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     return { comment: commentFromRow(comment), incident: fromRow(incident) };
   });
 
-  // Statements are prepared per shape of query and kept (a bounded number of shapes).
-  const cache = new Map<string, Database.Statement>();
-  const prepare = (sql: string) => {
-    let st = cache.get(sql);
-    if (!st) {
-      if (cache.size >= 200) cache.delete(cache.keys().next().value!);
-      cache.set(sql, (st = db.prepare(sql)));
-    }
-    return st;
-  };
+  const prepare = statementCache(db);
 
   const one = (st: Database.Statement, ...params: unknown[]) => {
     const row = st.get(...params) as Row | undefined;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { statementCache } from './statement-cache.js';
 import type { WriteGate } from './write-gate.js';
 import type { SecurityEvent, SecurityLogQuery, SecurityLogStore, StoredSecurityEvent } from '../types.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
@@ -33,16 +34,7 @@ export function createSqliteSecurityLogStore(db: Database.Database, gate: WriteG
     }
   });
   const deleteOld = db.prepare('DELETE FROM security_log WHERE ts < ?');
-  // Statements are prepared per shape of query and kept (a bounded number of shapes).
-  const cache = new Map<string, Database.Statement>();
-  const prepare = (sql: string) => {
-    let st = cache.get(sql);
-    if (!st) {
-      if (cache.size >= 200) cache.delete(cache.keys().next().value!);
-      cache.set(sql, (st = db.prepare(sql)));
-    }
-    return st;
-  };
+  const prepare = statementCache(db);
   return {
     append: (events) => gate.run(() => void (events.length && insertMany(events))),
     async find(q) {
