@@ -25,7 +25,10 @@ const dirs: string[] = [];
 const headers = { authorization: AUTH, 'content-type': 'application/json' };
 
 async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  // A kept-alive connection the server closed while idle (its keep-alive timeout, during the
+  // naive measurement) fails the next request on it; one retry on a fresh connection.
+  const res = await fetch(base + path, init).catch(() => fetch(base + path, init));
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -159,6 +162,9 @@ async function main(): Promise<void> {
     const visibleMs = await pushToIncident(base);
     report(pushes.length, values, seconds, perSecond, failures, latencies, memory, naive, loadS, POINTS, downsampleMs, buckets, visibleMs);
     console.log(`    server CPU during (a): ${serverCpu.toFixed(1)} s in ${seconds.toFixed(1)} s (${Math.round((serverCpu / seconds) * 100)}% of one core; the load generator shares the 2 cores)`);
+  } catch (err) {
+    console.error(`server log:\n${server.log.join('\n')}`);
+    throw err;
   } finally {
     await stopServer(server.child);
   }
