@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps) {
       securityLogRoutes(api, { securityLog: deps.securityLog });
       catalogRoutes(api, deps.catalog);
       incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
-      liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog });
+      liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog, users: deps.users });
       historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });
       entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });

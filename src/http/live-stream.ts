@@ -14,9 +14,12 @@ import type { Principal } from '../modules/auth/service.js';
 import { canSee, reasonFor, type EntityActor } from '../modules/catalog/access.js';
 import type { CatalogServices } from '../modules/catalog/catalog-services.js';
 import type { EventBus, LiveEvent } from '../modules/live/event-bus.js';
+import type { UsersService } from '../modules/users/service.js';
+import type { UserRecord } from '../storage/types.js';
 
 const RING_SIZE = 10_000;
 const HEARTBEAT_MS = 15_000;
+const MAX_STREAM_MS = 10 * 60_000;
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 const TYPES = ['state', 'incident', 'stat'] as const;
 
@@ -33,7 +36,20 @@ interface Client {
   types: ReadonlySet<string>;
 }
 
-export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; catalog: CatalogServices }): void {
+/**
+ * True when the caller's account changed in a way that may change what they may see or
+ * whether they may be signed in at all: the stream then ends, and the client reconnects (with
+ * its last id, losing nothing) and is authenticated afresh.
+ */
+function accountChanged(before: UserRecord, now: UserRecord | undefined, clock: number): boolean {
+  if (!now) return true;
+  return now.authVersion !== before.authVersion || now.status !== before.status || now.isAdmin !== before.isAdmin
+    || (now.activeTo !== null && now.activeTo <= clock)
+    || JSON.stringify(now.permissions) !== JSON.stringify(before.permissions)
+    || JSON.stringify(now.objectPermissions) !== JSON.stringify(before.objectPermissions);
+}
+
+export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth'> }): void {
   // A circular buffer: the oldest entry is overwritten, nothing is shifted.
   const ring: Entry[] = new Array(RING_SIZE);
   let ringStart = 0;
@@ -85,6 +101,7 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
       tags: ['events'],
       summary: 'Live events (Server-Sent Events): state, incident and stat',
       description: 'Each event has an `id`; reconnect with the Last-Event-ID header (or lastEventId) to get the events missed since. '
+        + 'The server ends a stream after 10 minutes, and at once when the account changes (rights, objectPermissions, password, blocked): reconnect. '
         + 'Event `state`: {entityId, entityType, entityName, stateId, previousStateId, reason, timestamp}; `incident`: {entityId, entityType, action, incident, timestamp}; '
         + '`stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent.',
       querystring: Type.Object({
@@ -112,9 +129,19 @@ export function liveStreamRoutes(api: Api, { bus, catalog }: { bus: EventBus; ca
       }
     }
     clients.add(client);
-    const heartbeat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);
+    // Each heartbeat also looks at the account again; a stream also ends after MAX_STREAM_MS,
+    // so a session signed out elsewhere cannot keep one open for ever.
+    const heartbeat = setInterval(() => {
+      res.write(`: keep-alive\n\n`);
+      users.getForAuth(principal.user.id).then(
+        (fresh) => accountChanged(principal.user, fresh, Date.now()) && res.end(),
+        () => res.end(),
+      );
+    }, HEARTBEAT_MS);
+    const lifetime = setTimeout(() => res.end(), MAX_STREAM_MS);
     const close = () => {
       clearInterval(heartbeat);
+      clearTimeout(lifetime);
       clients.delete(client);
     };
     res.on('close', close);

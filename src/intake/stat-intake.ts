@@ -99,6 +99,8 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
       }
     })().finally(() => {
       running = undefined;
+      // A push that came after the loop's last look but before this line would wait for ever.
+      if (waiting.length > 0) void drain();
     });
     return running;
   }

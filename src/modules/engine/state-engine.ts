@@ -134,7 +134,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       const o = ownOf(c.entity.id);
       ownRows.push({ entity_id: c.entity.id, auto_state: o.auto, manual_state: o.manual, data_at: null });
       if (c.entity.entityType === 2) {
-        rows.push({ entityId: c.entity.id, stateId: c.to, previousStateId: c.entity.state_id, timestamp: now, reason: c.reason });
+        rows.push({ entityId: c.entity.id, stateId: c.to, previousStateId: catalog.entity(c.entity.id)?.state_id ?? c.entity.state_id, timestamp: now, reason: c.reason });
       } else {
         for (const p of propagation.setOwn(c.entity.id, c.to)) {
           const cause = p.cause === undefined ? undefined : catalog.entity(p.cause);
@@ -227,6 +227,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     void serial(async () => {
       const changes: OwnChange[] = [];
       for (const id of expired) {
+        // Data that came while this waited in the queue makes the expiry moot.
+        if (dataSeen.has(id)) continue;
         const e = catalog.entity(id);
         // Expiry is a verdict about data conditions expect; without any, there is nothing stale.
         if (!e || !stateConditions(id)?.length) continue;

@@ -54,16 +54,17 @@ function eachPoint(segments: Segment[], from: number, to: number, visit: (ts: nu
 export function createHistoryQuery({ history, clock, rawRetentionMs }: { history: HistoryService; clock: () => number; rawRetentionMs: number }) {
   const store = history.store;
 
-  async function segments(seriesId: number, from: number, to: number): Promise<{ segs: Segment[]; n: number }> {
+  /** The points of [from, to]; with `maxPoints`, refused before anything is decoded when there are more. */
+  async function segments(seriesId: number, from: number, to: number, maxPoints = Number.POSITIVE_INFINITY, metric = ''): Promise<Segment[]> {
     const chunks = await store.chunks(seriesId, from, to);
-    const segs: Segment[] = chunks.map((c) => ({ ...decodeChunk(c.data), order: c.id ?? 0 }));
-    let n = chunks.reduce((sum, c) => sum + c.n, 0);
     const h = history.head(seriesId);
-    if (h && h.size > 0) {
-      segs.push({ ts: h.ts.slice(), values: h.values.slice(), order: Number.POSITIVE_INFINITY });
-      n += h.size;
+    const n = chunks.reduce((sum, c) => sum + c.n, 0) + (h?.size ?? 0);
+    if (n > maxPoints) {
+      throw new HistoryInputError(`metrics: ${metric} has more than ${maxPoints} points in this range; ask for a downsample (e.g. downsample=1m-avg)`);
     }
-    return { segs, n };
+    const segs: Segment[] = chunks.map((c) => ({ ...decodeChunk(c.data), order: c.id ?? 0 }));
+    if (h && h.size > 0) segs.push({ ts: h.ts.slice(), values: h.values.slice(), order: Number.POSITIVE_INFINITY });
+    return segs;
   }
 
   /** Hourly partials of [from, to]: stored rollups merged with the hours of the head. */
@@ -81,8 +82,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
   }
 
   async function rawInto(d: Downsampler, seriesId: number, from: number, to: number): Promise<void> {
-    const { segs } = await segments(seriesId, from, to);
-    eachPoint(segs, from, to, (t, v) => d.add(t, v));
+    eachPoint(await segments(seriesId, from, to), from, to, (t, v) => d.add(t, v));
   }
 
   /**
@@ -117,10 +117,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
       answer.dps = d.result();
       return answer;
     }
-    const { segs, n } = await segments(seriesId, from, to);
-    if (n > MAX_RAW_POINTS) {
-      throw new HistoryInputError(`metrics: ${metric} has more than ${MAX_RAW_POINTS} points in this range; ask for a downsample (e.g. downsample=1m-avg)`);
-    }
+    const segs = await segments(seriesId, from, to, MAX_RAW_POINTS, metric);
     eachPoint(segs, from, to, (t, v) => answer.dps.push([t, v]));
     return answer;
   }

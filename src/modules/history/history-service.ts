@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { decodeChunk, encodeChunk } from '../../core/history/chunk-codec.js';
 import { HOUR_MS, rollupByHour } from '../../core/history/rollup.js';
-import type { Checkpoint, HistoryStore, LastStatRow, RollupRow, SeriesRow } from '../../storage/history-types.js';
+import type { Checkpoint, ChunkRow, HistoryStore, LastStatRow, RollupRow, SeriesRow } from '../../storage/history-types.js';
 import { SeriesHead } from './series-head.js';
 
 /** What conditions test: a flattened metric's latest value. */
@@ -59,17 +59,25 @@ export function createHistoryService({ store, clock, logger }: { store: HistoryS
    */
   async function recomputedHours(seriesId: number, h: SeriesHead): Promise<RollupRow[]> {
     const hours = new Set(h.ts.map((t) => t - (t % HOUR_MS)));
-    const first = Math.min(...hours);
-    const lastHour = Math.max(...hours);
+    // Read per run of consecutive hours: one point from long ago must not make this read the
+    // whole series in between.
+    const sorted = [...hours].sort((a, b) => a - b);
+    const byId = new Map<number, ChunkRow>();
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + HOUR_MS) j++;
+      for (const c of await store.chunks(seriesId, sorted[i]!, sorted[j]! + HOUR_MS - 1)) byId.set(c.id ?? 0, c);
+      i = j + 1;
+    }
     const points = new Map<number, number>();
-    const chunks = (await store.chunks(seriesId, first, lastHour + HOUR_MS - 1)).sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+    const chunks = [...byId.values()].sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
     for (const c of chunks) {
       const { ts, values } = decodeChunk(c.data);
       for (let i = 0; i < ts.length; i++) if (hours.has(ts[i]! - (ts[i]! % HOUR_MS))) points.set(ts[i]!, values[i]!);
     }
     for (let i = 0; i < h.size; i++) points.set(h.ts[i]!, h.values[i]!);
-    const sorted = [...points].sort((a, b) => a[0] - b[0]);
-    return rollupByHour(sorted.map((p) => p[0]), sorted.map((p) => p[1])).map((p) => ({ seriesId, hour: p.start, ...p }));
+    const merged = [...points].sort((a, b) => a[0] - b[0]);
+    return rollupByHour(merged.map((p) => p[0]), merged.map((p) => p[1])).map((p) => ({ seriesId, hour: p.start, ...p }));
   }
 
   const shouldSeal = (h: SeriesHead) => h.size >= SEAL_POINTS || h.span >= SEAL_SPAN_MS || (h.size > 0 && clock() - h.touched >= SEAL_IDLE_MS) || h.size === 0;

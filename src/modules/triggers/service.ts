@@ -125,7 +125,9 @@ export function createTriggersService(deps: TriggersDeps) {
       entity: { id: e.entityId, type: e.entityType, name: e.entityName },
       state: { id: e.stateId, name: stateName(e.stateId) },
       previousState: { id: e.previousStateId, name: stateName(e.previousStateId) },
-      reason: e.reason,
+      // Without rootCause: who wrote the trigger (and what they may see) is not recorded, and a
+      // descendant hidden from them must not reach their webhook; state-history shows it to those who may see it.
+      reason: withoutRootCause(e.reason),
       timestamp: e.timestamp,
       firedAt: clock(),
       trigger,
@@ -245,3 +247,9 @@ export function createTriggersService(deps: TriggersDeps) {
 }
 
 export type TriggersService = ReturnType<typeof createTriggersService>;
+
+function withoutRootCause(reason: StateEvent['reason']): StateEvent['reason'] {
+  if (!('rootCause' in reason)) return reason;
+  const { rootCause: _hidden, ...rest } = reason;
+  return rest as StateEvent['reason'];
+}

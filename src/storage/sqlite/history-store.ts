@@ -7,7 +7,8 @@ type ChunkDb = { id: number; series_id: number; start_ts: number; end_ts: number
 const chunkOf = (r: ChunkDb): ChunkRow => ({ id: r.id, seriesId: r.series_id, startTs: r.start_ts, endTs: r.end_ts, n: r.n, data: r.data });
 
 export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
-  const insertSeries = db.prepare('INSERT INTO series (id, entity_id, metric) VALUES (?, ?, ?)');
+  // Only for an entity that still exists: one deleted while its batch waited leaves no rows.
+  const insertSeries = db.prepare('INSERT INTO series (id, entity_id, metric) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)');
   const insertJournal = db.prepare('INSERT INTO intake_journal (body) VALUES (?)');
   const deleteJournal = db.prepare('DELETE FROM intake_journal WHERE id <= ?');
   const insertChunk = db.prepare('INSERT INTO chunks (series_id, start_ts, end_ts, n, data) VALUES (?, ?, ?, ?, ?)');
@@ -43,7 +44,7 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
   const purgeRollups = db.prepare('DELETE FROM rollups WHERE hour < ?');
 
   const append = db.transaction((body: string, newSeries: readonly SeriesRow[]) => {
-    for (const s of newSeries) insertSeries.run(s.id, Number(s.entityId), s.metric);
+    for (const s of newSeries) insertSeries.run(s.id, Number(s.entityId), s.metric, Number(s.entityId));
     return Number(insertJournal.run(body).lastInsertRowid);
   });
 
