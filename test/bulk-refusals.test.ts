@@ -3,18 +3,12 @@
 // run-bulks and manage-objects, and a restricted user's bulk reaches only the objects inside
 // their objectPermissions (api-extensions.md "Bulk"). The operations themselves are in bulk.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { as, bulkClient, propValue } from './helpers/bulk.js';
-import { assertError, call, createUser, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { assertError, call, createUser, sleep, type TestServer, useTestServer } from './helpers/server.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, create, group, runBulk, getObject, snapshot } = bulkClient(() => server);
 

@@ -3,18 +3,12 @@
 // objects, reading a bulk's status, and a larger bulk (api-extensions.md "Bulk"). What is refused,
 // and all or nothing, are in bulk-refusals.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { bulkClient, propValue } from './helpers/bulk.js';
-import { adminAuth, assertError, call, startTestServer, type TestServer } from './helpers/server.js';
+import { adminAuth, assertError, call, type TestServer, useTestServer } from './helpers/server.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, create, group, waitBulk, runBulk, getObject } = bulkClient(() => server);
 

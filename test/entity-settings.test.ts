@@ -2,18 +2,12 @@
 // objects and links. PUT stores the normalised document, a bad clause is 400 and stores nothing,
 // DELETE empties it, and the rights to change them (api-extensions.md).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, call, createUser, startTestServer, type TestServer } from './helpers/server.js';
+import { describe, it } from 'node:test';
+import { assertError, call, createUser, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, as } from './helpers/entities.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink } = adminClient(() => server);
 

@@ -183,6 +183,12 @@ describe('GET /objects/:id/history: refusals', () => {
     }
   });
 
+  it('a downsample of more than 1,000,000 buckets → 400; exactly at the bound it answers', async () => {
+    assertError(await d.history(obj, { from: 0, to: 1_000_001, downsample: '1ms-sum' }), 400, 'BadRequest', /downsample: more than 1000000 buckets/);
+    const res = await d.history(obj, { from: 0, to: 1_000_000, downsample: '1ms-sum' });
+    assert.equal(res.status, 200, res.text);
+  });
+
   it('more than 1000 metric names → 400 naming metrics', async () => {
     const names = Array.from({ length: 1001 }, (_, i) => `m${i}`).join(',');
     assertError(await d.history(obj, { from: B, metrics: names }), 400, 'BadRequest', /metrics/);

@@ -2,24 +2,19 @@
 // /entities, /entities/:id, /entities/:id/children and /objects/:id/children/links
 // (api-extensions.md "Links", "Entities").
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { adminAuth, assertError, currentUserId, basic, call, createUser, type Reply, sleep, startTestServer, type TestServer } from './helpers/server.js';
-import { adminClient } from './helpers/entities.js';
+import { describe, it } from 'node:test';
+import { adminAuth, assertError, currentUserId, basic, call, createUser, type Reply, sleep, type TestServer, useTestServer } from './helpers/server.js';
+import { adminClient, as } from './helpers/entities.js';
 
 let server: TestServer;
 let adminId: string;
-
-before(async () => {
-  server = await startTestServer();
-  adminId = await currentUserId(server);
-});
-after(async () => {
-  await server?.destroy();
+useTestServer(async (s) => {
+  server = s;
+  adminId = await currentUserId(s);
 });
 
 const { asAdmin, created, mkObject } = adminClient(() => server);
 const mkLink = (body: Record<string, unknown>) => created('/links', body);
-const as = (login: string, password: string) => ({ authorization: basic(login, password) });
 
 /** The link record's keys as the base document lists them (plus class_id and created). */
 const LINK_KEYS = ['class_id', 'client_data', 'created', 'entityType', 'id', 'name', 'operations', 'owner_id', 'source', 'source_name', 'state_id', 'tags', 'target', 'target_name', 'updated'];

@@ -3,18 +3,12 @@
 // their links), persistence across a restart, and long streamed child lists (api-extensions.md
 // "Objects"). Plain create/read/change/delete is in objects.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, startTestServer, type TestServer } from './helpers/server.js';
+import { describe, it } from 'node:test';
+import { assertError, startTestServer, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, ids } from './helpers/entities.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink, mkTag } = adminClient(() => server);
 

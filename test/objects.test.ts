@@ -3,19 +3,15 @@
 // objects (parents, cycles, the root, paths, the delete cascade, persistence, long lists) is in
 // object-tree.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, currentUserId, call, createUser, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { describe, it } from 'node:test';
+import { assertError, currentUserId, call, createUser, sleep, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, as, ids } from './helpers/entities.js';
 
 let server: TestServer;
 let adminId: string;
-
-before(async () => {
-  server = await startTestServer();
-  adminId = await currentUserId(server);
-});
-after(async () => {
-  await server?.destroy();
+useTestServer(async (s) => {
+  server = s;
+  adminId = await currentUserId(s);
 });
 
 const { asAdmin, mkObject, mkTag } = adminClient(() => server);

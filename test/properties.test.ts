@@ -2,18 +2,12 @@
 // strings, the allowed type ids, read-only properties (type 2) and the rights to change them
 // (manage-properties, manage-service-properties for type 8) (api-extensions.md).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, call, createUser, startTestServer, type TestServer } from './helpers/server.js';
+import { describe, it } from 'node:test';
+import { assertError, call, createUser, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, as } from './helpers/entities.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink } = adminClient(() => server);
 

@@ -2,18 +2,12 @@
 // classes (built-in and custom, in-use and built-in ones cannot be deleted) and states (built-in
 // ones in priority order, custom ones with their colour) (api-extensions.md).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, call, createUser, startTestServer, type TestServer } from './helpers/server.js';
+import { describe, it } from 'node:test';
+import { assertError, call, createUser, startTestServer, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, as } from './helpers/entities.js';
 
 let server: TestServer;
-
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.destroy();
-});
+useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink, mkTag } = adminClient(() => server);
 

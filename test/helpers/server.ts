@@ -1,6 +1,7 @@
 // Starts the real server (real SQLite file in a fresh temp dir, real HTTP on a loopback port)
 // and speaks to it as a client does.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,4 +144,19 @@ export function assertError(res: Reply, status: number, code: string, messagePar
   assert.equal(res.body.code, code);
   assert.equal(typeof res.body.message, 'string');
   if (messagePart) assert.match(res.body.message, messagePart);
+}
+
+/**
+ * One server for the whole test file: started before the first test (then `onStart` runs with
+ * it, e.g. to keep it in the file's `server` variable) and destroyed after the last.
+ */
+export function useTestServer(onStart: (server: TestServer) => void | Promise<void>, overrides: Record<string, unknown> = {}): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(overrides);
+    await onStart(server);
+  });
+  after(async () => {
+    await server?.destroy();
+  });
 }
