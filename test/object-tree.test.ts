@@ -4,11 +4,11 @@
 // "Objects"). Plain create/read/change/delete is in objects.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, startTestServer, type TestServer, useTestServer } from './helpers/server.js';
+import { assertError, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, ids } from './helpers/entities.js';
 
 let server: TestServer;
-useTestServer((s) => void (server = s));
+const restart = useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink, mkTag } = adminClient(() => server);
 
@@ -189,8 +189,7 @@ describe('persistence', () => {
     assert.equal(before_.qProps.length, 2);
     assert.equal(before_.rPaths.length, 2);
 
-    await server.stop();
-    server = await startTestServer({}, server.dataDir);
+    await restart();
 
     const after_ = await snapshot();
     assert.deepEqual(after_, before_);

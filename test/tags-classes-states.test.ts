@@ -3,11 +3,11 @@
 // ones in priority order, custom ones with their colour) (api-extensions.md).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, call, createUser, startTestServer, type TestServer, useTestServer } from './helpers/server.js';
+import { assertError, call, createUser, type TestServer, useTestServer } from './helpers/server.js';
 import { adminClient, as } from './helpers/entities.js';
 
 let server: TestServer;
-useTestServer((s) => void (server = s));
+const restart = useTestServer((s) => void (server = s));
 
 const { asAdmin, mkObject, mkLink, mkTag } = adminClient(() => server);
 
@@ -92,8 +92,7 @@ describe('tags', () => {
     };
     await check();
 
-    await server.stop();
-    server = await startTestServer({}, server.dataDir);
+    await restart();
     await check();
     assertError(await asAdmin('GET', `/tags/${gone.id}`), 404, 'ResourceNotFound');
     assert.equal((await asAdmin('GET', `/tags/${kept.id}`)).body.name, 'kept-tag');

@@ -148,9 +148,11 @@ export function assertError(res: Reply, status: number, code: string, messagePar
 
 /**
  * One server for the whole test file: started before the first test (then `onStart` runs with
- * it, e.g. to keep it in the file's `server` variable) and destroyed after the last.
+ * it, e.g. to keep it in the file's `server` variable) and destroyed after the last. Returns
+ * `restart`: stops it and starts a new one on the same data (`onStart` runs again); the one
+ * destroyed at the end is always the latest.
  */
-export function useTestServer(onStart: (server: TestServer) => void | Promise<void>, overrides: Record<string, unknown> = {}): void {
+export function useTestServer(onStart: (server: TestServer) => void | Promise<void>, overrides: Record<string, unknown> = {}): () => Promise<TestServer> {
   let server: TestServer | undefined;
   before(async () => {
     server = await startTestServer(overrides);
@@ -159,4 +161,10 @@ export function useTestServer(onStart: (server: TestServer) => void | Promise<vo
   after(async () => {
     await server?.destroy();
   });
+  return async () => {
+    await server!.stop();
+    server = await startTestServer(overrides, server!.dataDir);
+    await onStart(server);
+    return server;
+  };
 }
