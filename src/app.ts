@@ -1,5 +1,6 @@
 // buildApp(deps): the Fastify instance with every route, hook and handler. It never listens;
 // main.ts (and the tests) decide where.
+import { eventLogRoutes } from './modules/event-log/routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -45,6 +46,7 @@ export interface AppDeps {
   triggers: TriggersService;
   data: Services['data'];
   bus: EventBus;
+  eventLog: Services['eventLog'];
 }
 
 /**
@@ -113,6 +115,7 @@ export async function buildApp(deps: AppDeps) {
       historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });
       entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
+      eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });
     },
     { prefix: API_PREFIX },
   );

@@ -79,6 +79,39 @@ export const ConfigSchema = Obj({
     /** Cleared incidents move to history after this long. */
     clearedToHistoryMs: Type.Integer({ minimum: 0 }),
   }),
+  mqtt: Obj({
+    /** Larger MQTT payloads are refused (logged as an event, not taken as measurements). */
+    maxPayloadBytes: Type.Integer({ minimum: 1024, maximum: 16 * 1024 * 1024 }),
+    /** Also (or instead, with MQTT_PORT 0) subscribe to an external broker as a client. */
+    external: Obj({
+      /** mqtt://host:port or mqtts://...; empty: no external broker. */
+      url: Type.String(),
+      username: Type.Optional(Type.String()),
+      password: Type.Optional(Type.String()),
+      clientId: Type.String({ minLength: 1, maxLength: 128 }),
+      topics: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    }),
+  }),
+  snmp: Obj({
+    /** v1/v2c traps whose community is not listed are dropped (counted and logged). */
+    communities: Type.Array(Type.String({ minLength: 1 })),
+    /** SNMPv3 users (optional): name, level and keys as net-snmp takes them. */
+    users: Type.Array(Obj({
+      name: Type.String({ minLength: 1 }),
+      level: Type.Union([Type.Literal('noAuthNoPriv'), Type.Literal('authNoPriv'), Type.Literal('authPriv')]),
+      authProtocol: Type.Optional(Type.Union([Type.Literal('md5'), Type.Literal('sha'), Type.Literal('sha224'), Type.Literal('sha256'), Type.Literal('sha384'), Type.Literal('sha512')])),
+      authKey: Type.Optional(Type.String({ minLength: 8 })),
+      privProtocol: Type.Optional(Type.Union([Type.Literal('des'), Type.Literal('aes'), Type.Literal('aes256b'), Type.Literal('aes256r')])),
+      privKey: Type.Optional(Type.String({ minLength: 8 })),
+    })),
+  }),
+  eventLog: Obj({
+    retentionDays: Type.Integer({ minimum: 1 }),
+    /** The oldest records go first once there are more than this many. */
+    maxRecords: Type.Integer({ minimum: 1000 }),
+    /** Records waiting to be written beyond this many are shed (counted and logged). */
+    queueLimit: Type.Integer({ minimum: 1000 }),
+  }),
   triggers: Obj({
     webhookRetries: Type.Integer({ minimum: 0, maximum: 10 }),
     retryBaseMs: Millis,
@@ -117,6 +150,9 @@ const DEFAULTS: Config = {
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
   incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000 },
+  mqtt: { maxPayloadBytes: 256 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
+  snmp: { communities: ['public'], users: [] },
+  eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 200_000 },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
 };
 

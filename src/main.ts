@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Readiness } from './modules/health/routes.js';
 import { createServices } from './services.js';
+import { startListeners } from './intake/listeners.js';
 import { openStorage } from './storage/open-storage.js';
 
 const HOUR = 3_600_000;
@@ -27,6 +28,9 @@ export interface RunningServer {
   /** Base URL of the HTTP listener, e.g. http://127.0.0.1:8080 */
   url: string;
   port: number;
+  /** Bound MQTT and SNMP trap ports, when those listeners are enabled. */
+  mqttPort?: number;
+  snmpTrapPort?: number;
   stop(): Promise<void>;
 }
 
@@ -49,6 +53,13 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  let listeners;
+  try {
+    listeners = await startListeners(config, services, logger);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 
@@ -58,6 +69,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       await services.auth.purgeExpiredSessions();
       await services.data.purge();
       await services.triggers.purge();
+      await services.eventLog.purge();
     } catch (err) {
       logger.error({ err }, 'maintenance failed');
     }
@@ -75,6 +87,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     print(`First start: created user "${config.adminLogin}" with the password from ADMIN_PASSWORD`);
   }
   // Last, so that a reader of the output knows every line before it is there.
+  const intake = [
+    listeners.mqttPort !== undefined ? `MQTT broker on port ${listeners.mqttPort}` : '',
+    listeners.snmpTrapPort !== undefined ? `SNMP traps on UDP port ${listeners.snmpTrapPort}` : '',
+  ].filter(Boolean);
+  if (intake.length > 0) print(`Listening for devices: ${intake.join(', ')}`);
   print(`Vigil is running at ${url}/  (API: ${url}/node/api, OpenAPI: ${url}/node/api/openapi.json)`);
 
   let stopping: Promise<void> | undefined;
@@ -82,6 +99,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     (stopping ??= (async () => {
       readiness.ready = false;
       clearInterval(timer);
+      await listeners.stop(); // no more traps or MQTT messages
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
       await services.data.intake.stop(); // what was accepted is checkpointed
@@ -89,9 +107,10 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       await services.triggers.stop();
       await services.incidents.stop();
       await services.securityLog.flush();
+      await services.eventLog.flush();
       await storage.close();
     })());
-  return { url, port, stop };
+  return { url, port, mqttPort: listeners.mqttPort, snmpTrapPort: listeners.snmpTrapPort, stop };
 }
 
 async function main(): Promise<void> {

@@ -15,8 +15,12 @@ import type { Catalog } from './modules/catalog/catalog.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './modules/history/stat-service.js';
-import { createStateEngine, type IncidentSink } from './modules/engine/state-engine.js';
+import { createStateEngine, type IncidentSink, type StateEngine } from './modules/engine/state-engine.js';
 import { createStatIntake } from './intake/stat-intake.js';
+import { createAddressIndex } from './intake/address-index.js';
+import { createEventIntake } from './intake/event-intake.js';
+import { eventValues } from './core/events/event-values.js';
+import { createEventLogService } from './modules/event-log/service.js';
 
 const DAY = 86_400_000;
 
@@ -52,6 +56,25 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, de
   };
 }
 
+/** Traps and MQTT messages: the event log, and the path that feeds it and the engine. */
+async function createEventServices(config: Readonly<Config>, storage: Storage, deps: {
+  catalog: Catalog;
+  engine: StateEngine;
+  clock: () => number;
+  logger: Logger;
+}) {
+  const { catalog, engine, clock, logger } = deps;
+  const eventLog = createEventLogService({ store: storage.eventLog, catalog, clock, logger, settings: config.eventLog });
+  // Conditions on `event.*` see the same latest event after a restart as before it.
+  engine.restoreEvents((await eventLog.latestPerEntity()).map((r) => ({
+    entityId: r.entity!.entityId,
+    timestamp: r.timestamp,
+    values: eventValues({ type: eventLog.typeName(r.type), agentId: r.agentId, timestamp: r.timestamp, payload: r.payload }),
+  })));
+  const events = createEventIntake({ eventLog, engine, addresses: createAddressIndex(catalog), logger });
+  return { eventLog, events };
+}
+
 export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
@@ -77,7 +100,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
   const data = await createDataServices(config, storage, { catalog: catalog.catalog, incidents, bus, clock, logger });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data };
+  const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -3,6 +3,7 @@ import type { CatalogStore } from './catalog-types.js';
 import type { HistoryStore } from './history-types.js';
 import type { IncidentsStore } from './incidents-types.js';
 import type { TriggerRunsStore } from './trigger-types.js';
+import type { EventLogStore } from './event-log-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -140,5 +141,6 @@ export interface Storage {
   readonly history: HistoryStore;
   readonly incidents: IncidentsStore;
   readonly triggerRuns: TriggerRunsStore;
+  readonly eventLog: EventLogStore;
   close(): Promise<void>;
 }

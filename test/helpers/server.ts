@@ -17,6 +17,9 @@ export interface TestServer {
   api: string;
   dataDir: string;
   config: Readonly<Config>;
+  /** Bound listener ports, when enabled (mqttPort / snmpTrapPort overrides other than 0). */
+  mqttPort?: number;
+  snmpTrapPort?: number;
   /** Lines the server printed at start (URL, first-start admin password). */
   printed: string[];
   /** Stops the server; the data dir is kept so a test may start again on it. */
@@ -54,6 +57,8 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, d
     api: `${running.url}/node/api`,
     dataDir: dir,
     config,
+    mqttPort: running.mqttPort,
+    snmpTrapPort: running.snmpTrapPort,
     printed,
     stop,
     async destroy() {

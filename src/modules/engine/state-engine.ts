@@ -19,6 +19,7 @@ import type { HistoryService } from '../history/history-service.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { EventBus, StateReason } from '../live/event-bus.js';
 import type { StatItem } from '../../intake/stat-intake.js';
+import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
 
 interface Own {
   auto: number;
@@ -70,6 +71,11 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   const recheck = new Map<string, number>();
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
+  /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
+  const latestEvents = new Map<string, { timestamp: number; values: Record<string, Scalar> }>();
+  /** Entities with a new event since the last event pass; one pass serves a burst of them. */
+  let eventIds = new Set<string>();
+  let eventPass: Promise<void> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
@@ -94,7 +100,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     const o = ownOf(entity.id);
     // Expired data says nothing any more; NoData (reason 15) stays until data comes.
     if (o.expired) return undefined;
-    const data = history.lastData(entity.id)?.latest ?? {};
+    const data = dataOf(entity.id);
     let next: number | undefined;
     let change: OwnChange | undefined;
     const sc = stateConditions(entity.id);
@@ -124,6 +130,14 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     return change;
   }
 
+  /** The latest measurements, with the latest event's `event.*` values over them. */
+  function dataOf(id: string): Record<string, Scalar> {
+    const latest = history.lastData(id)?.latest;
+    const event = latestEvents.get(id);
+    if (!event) return latest ?? {};
+    return Object.assign(Object.create(null) as Record<string, Scalar>, latest, event.values);
+  }
+
   const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
 
   /** Stores own-state changes and what they propagate; then events and incident signals. */
@@ -151,7 +165,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
             entityId: c.entity.id, entityType: c.entity.entityType, key: 'state', type: 1, active: edge.active,
             ...(edge.active && Object.hasOwn(settings.stateLevels, String(c.from)) ? { levelChange: true } : {}),
             ...(edge.active ? { level: edge.level, text: `${c.entity.name}: ${stateName}` } : {}),
-            data: JSON.stringify(history.lastData(c.entity.id)?.latest ?? {}), reason: { code: c.reason.code, rootCause: rootCause(c.entity) }, timestamp: now,
+            data: JSON.stringify(dataOf(c.entity.id)), reason: { code: c.reason.code, rootCause: rootCause(c.entity) }, timestamp: now,
           });
         }
       }
@@ -260,6 +274,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
             dataSeen.delete(id);
             recheck.delete(id);
             dirty.delete(id);
+            latestEvents.delete(id);
           }
           void history.forgetEntities(w.ids).catch((err: unknown) => logger.error({ err }, 'dropping the history of deleted entities failed'));
           break;
@@ -312,6 +327,29 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         if (o) o.expired = false;
       }
       return serial(() => pass(new Set(items.map((i) => i.entityId)), now));
+    },
+
+    /**
+     * Event intake's listener: the entity's latest event changed. Not data for NoData expiry
+     * (a device that only sends traps must not go NoData between them).
+     */
+    eventArrived(entityId: string, values: Record<string, Scalar>, timestamp: number): Promise<void> {
+      const known = latestEvents.get(entityId);
+      if (known && known.timestamp > timestamp) return Promise.resolve();
+      latestEvents.set(entityId, { timestamp, values });
+      eventIds.add(entityId);
+      eventPass ??= serial(() => {
+        const ids = eventIds;
+        eventIds = new Set();
+        eventPass = undefined;
+        return pass(ids, clock());
+      });
+      return eventPass;
+    },
+
+    /** The latest events as stored, at start-up (states are stored; nothing is evaluated). */
+    restoreEvents(events: Iterable<{ entityId: string; timestamp: number; values: Record<string, Scalar> }>): void {
+      for (const e of events) latestEvents.set(e.entityId, { timestamp: e.timestamp, values: e.values });
     },
 
     /** Sets (a state id) or clears (null) the manual state of an entity. */

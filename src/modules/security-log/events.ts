@@ -21,6 +21,8 @@ export interface ClientContext {
   requestLine: string;
   hostname: string;
   userAgent: string;
+  /** How the client reached the server; 'http' when absent. */
+  channel?: 'http' | 'mqtt';
 }
 
 /** Which sign-in method or check wrote the record. */

@@ -98,7 +98,7 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
             request: { request: ctx.requestLine, hostname: ctx.hostname, userAgent: ctx.userAgent },
           },
         },
-        extra: { source: details.source, channel: 'http' },
+        extra: { source: details.source, channel: ctx.channel ?? 'http' },
       });
       if (queue.length >= FLUSH_AT) void flush();
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);

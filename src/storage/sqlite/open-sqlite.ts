@@ -8,6 +8,7 @@ import { createSqliteHistoryStore } from './history-store.js';
 import { createSqliteIncidentsStore } from './incidents-store.js';
 import { createSqliteTriggerRunsStore } from './trigger-runs-store.js';
 import { migrate } from './migrator.js';
+import { createSqliteEventLogStore } from './event-log-store.js';
 import { createSqliteSecurityLogStore } from './security-log-store.js';
 import { createSqliteSessionsStore } from './sessions-store.js';
 import { createSqliteUsersStore } from './users-store.js';
@@ -40,6 +41,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     history: createSqliteHistoryStore(db, gate),
     incidents: createSqliteIncidentsStore(db, gate),
     triggerRuns: createSqliteTriggerRunsStore(db, gate),
+    eventLog: createSqliteEventLogStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: () =>
       gate.run(() => {

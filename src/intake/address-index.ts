@@ -1,0 +1,82 @@
+// Which object a device is: the object whose property `ip` (or, failing that, `host`) equals
+// the address a trap came from. Kept beside the catalog and brought up to date lazily: a
+// change marks its entity, and the next lookup re-reads only the marked entities.
+import type { CatalogWrite } from '../storage/catalog-types.js';
+import type { Catalog, MemEntity } from '../modules/catalog/catalog.js';
+
+const KEYS = ['ip', 'host'] as const;
+type Key = (typeof KEYS)[number];
+
+/** The address a property value names: values are stored as JSON text. */
+function addressOf(value: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(value);
+    return typeof v === 'string' && v.trim() !== '' ? v.trim().toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createAddressIndex(catalog: Catalog) {
+  /** key → address → object ids. */
+  const byAddress: Record<Key, Map<string, Set<string>>> = { ip: new Map(), host: new Map() };
+  /** object id → what it is filed under, to unfile it on change. */
+  const filed = new Map<string, Array<[Key, string]>>();
+  const dirty = new Set<string>();
+
+  function unfile(id: string): void {
+    for (const [key, address] of filed.get(id) ?? []) {
+      const ids = byAddress[key].get(address);
+      ids?.delete(id);
+      if (ids?.size === 0) byAddress[key].delete(address);
+    }
+    filed.delete(id);
+  }
+
+  function file(entity: MemEntity): void {
+    if (entity.entityType !== 1) return;
+    const entries: Array<[Key, string]> = [];
+    for (const p of entity.properties) {
+      if (p.name !== 'ip' && p.name !== 'host') continue;
+      const address = addressOf(p.value);
+      if (address === undefined) continue;
+      let ids = byAddress[p.name].get(address);
+      if (!ids) byAddress[p.name].set(address, (ids = new Set()));
+      ids.add(entity.id);
+      entries.push([p.name, address]);
+    }
+    if (entries.length > 0) filed.set(entity.id, entries);
+  }
+
+  for (const o of catalog.objects.values()) file(o);
+  catalog.onChange((writes: readonly CatalogWrite[]) => {
+    for (const w of writes) {
+      if (w.op === 'putProp') dirty.add(w.row.entity_id);
+      else if (w.op === 'deleteProp') dirty.add(w.entityId);
+      else if (w.op === 'deleteEntities') for (const id of w.ids) dirty.add(id);
+    }
+  });
+
+  return {
+    /** The matching object with the lowest id (deterministic when several share an address). */
+    lookup(address: string): MemEntity | undefined {
+      for (const id of dirty) {
+        unfile(id);
+        const e = catalog.entity(id);
+        if (e) file(e);
+      }
+      dirty.clear();
+      const wanted = address.trim().toLowerCase().replace(/^::ffff:/, '');
+      for (const key of KEYS) {
+        const ids = byAddress[key].get(wanted);
+        if (!ids || ids.size === 0) continue;
+        let best: string | undefined;
+        for (const id of ids) if (best === undefined || Number(id) < Number(best)) best = id;
+        return catalog.entity(best!);
+      }
+      return undefined;
+    },
+  };
+}
+
+export type AddressIndex = ReturnType<typeof createAddressIndex>;

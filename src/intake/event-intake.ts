@@ -1,0 +1,58 @@
+// The one path of events (SNMP traps, MQTT messages) into the server: each becomes an
+// event-log record, and an event about an entity is shown to that entity's conditions as its
+// latest event (core/events/event-values.ts), so a trap can raise an incident.
+import type { Logger } from 'pino';
+import { eventValues } from '../core/events/event-values.js';
+import type { ScalarValue } from '../core/metrics/flatten.js';
+import type { MemEntity } from '../modules/catalog/catalog.js';
+import type { EventLogService } from '../modules/event-log/service.js';
+import type { AddressIndex } from './address-index.js';
+
+export type EventKind = 'snmp-trap' | 'mqtt-message';
+
+export interface IncomingEvent {
+  type: EventKind;
+  /** Which receiver took it, e.g. "snmp-trap@host:162". */
+  agentId: string;
+  timestamp: number;
+  payload: Record<string, unknown>;
+  /** The entity the event is about, when one is known. */
+  entity?: MemEntity;
+}
+
+/** The engine's side: an entity's latest event changed. */
+export interface EventListener {
+  eventArrived(entityId: string, values: Record<string, ScalarValue>, timestamp: number): Promise<void>;
+}
+
+export function createEventIntake({ eventLog, engine, addresses, logger }: {
+  eventLog: EventLogService;
+  engine: EventListener;
+  addresses: AddressIndex;
+  logger: Logger;
+}) {
+  return {
+    /**
+     * Records the event (batched with others) and lets its entity's conditions see it.
+     * Resolves true once the record is stored, false if it was shed under overload (counted
+     * and logged by the event log); never rejects.
+     */
+    async accept(event: IncomingEvent): Promise<boolean> {
+      const stored = eventLog.append(event);
+      if (event.entity) {
+        const values = eventValues(event);
+        engine.eventArrived(event.entity.id, values, event.timestamp).catch((err: unknown) => {
+          logger.error({ err, entityId: event.entity?.id }, 'evaluating an event failed');
+        });
+      }
+      return stored;
+    },
+
+    /** The object a device at this address is (property `ip`, else `host`). */
+    entityForAddress(address: string): MemEntity | undefined {
+      return addresses.lookup(address);
+    },
+  };
+}
+
+export type EventIntake = ReturnType<typeof createEventIntake>;

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
+import type { createAccess } from '../catalog/access.js';
+import { EventLogQuerySchema, EventRecordSchema } from './schemas.js';
+import { SORT_FIELDS, type EventLogService } from './service.js';
+
+const TYPE_CODES = { '1': 1, '2': 2, 'snmp-trap': 1, 'mqtt-message': 2 } as const;
+
+export function eventLogRoutes(api: Api, deps: { eventLog: EventLogService; access: ReturnType<typeof createAccess> }): void {
+  api.get('/event-log', {
+    schema: {
+      tags: ['event log'],
+      summary: 'SNMP traps and MQTT messages received, oldest first by default',
+      description: 'A user whose object access is restricted sees only records of entities they can see (and no unattributed ones).',
+      querystring: EventLogQuerySchema,
+      response: { 200: Type.Array(EventRecordSchema) },
+    },
+  }, async (req) => {
+    const q = req.query;
+    // Records still queued were received before this request: they belong in its answer.
+    await deps.eventLog.flush();
+    return deps.eventLog.query(deps.access.actorOf(principalOf(req)), {
+      from: q.from,
+      to: q.to,
+      type: q.type === undefined ? undefined : TYPE_CODES[q.type],
+      filter: q.filter,
+      sortField: SORT_FIELDS[q.sortField ?? 'timestamp']!,
+      descending: q.sortDirection === 'desc',
+      inverse: q.inverse ?? false,
+      limit: q.limit ?? 100,
+      skip: q.skip ?? 0,
+    });
+  });
+}

@@ -1,0 +1,178 @@
+// The event log service on a real SQLite store: batching, the query parameters, access,
+// retention and load shedding.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { SEE_ALL, visibilityOf } from '../../core/visibility.js';
+import { AppError } from '../../http/errors.js';
+import type { IncomingEvent } from '../../intake/event-intake.js';
+import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
+import type { Storage } from '../../storage/types.js';
+import type { EntityActor } from '../catalog/access.js';
+import { Catalog } from '../catalog/catalog.js';
+import { createObjectsService } from '../entities/objects-service.js';
+import { RIGHTS } from '../users/rights.js';
+import { createEventLogService, type EventLogQueryInput, type EventLogService } from './service.js';
+
+const logger = pino({ level: 'silent' });
+const admin: EntityActor = { userId: '1', rights: new Set(RIGHTS), visibility: SEE_ALL };
+let now = 1_700_000_000_000;
+const clock = () => now;
+let dir: string;
+let storage: Storage;
+let catalog: Catalog;
+let objects: ReturnType<typeof createObjectsService>;
+let router: string;
+let hidden: string;
+
+const settings = { retentionDays: 1, maxRecords: 1_000_000, queueLimit: 100_000 };
+const newService = (over: Partial<typeof settings> = {}) =>
+  createEventLogService({ store: storage.eventLog, catalog, clock, logger, settings: { ...settings, ...over } });
+
+const q = (over: Partial<EventLogQueryInput> = {}): EventLogQueryInput =>
+  ({ sortField: 'timestamp', descending: false, inverse: false, limit: 100, skip: 0, ...over });
+
+const trap = (ts: number, over: Partial<IncomingEvent> = {}): IncomingEvent => ({
+  type: 'snmp-trap', agentId: 'snmp-trap@test:162', timestamp: ts, payload: { trapOid: '1.3.6.1.6.3.1.1.5.3', senderAddress: '10.0.0.1' }, ...over,
+});
+const message = (ts: number, topic: string, over: Partial<IncomingEvent> = {}): IncomingEvent => ({
+  type: 'mqtt-message', agentId: 'mqtt-broker@test:1883', timestamp: ts, payload: { topic, message: { v: 1 }, qos: 0, retain: false, clientId: 'c1' }, ...over,
+});
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'vigil-event-log-'));
+  storage = openSqliteStorage(dir);
+  catalog = await Catalog.load(storage.catalog);
+  objects = createObjectsService({ catalog, clock });
+  router = (await objects.create(admin, { name: 'router-1' })).object.id;
+  hidden = (await objects.create(admin, { name: 'secret' })).object.id;
+});
+after(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('event log service', () => {
+  let log: EventLogService;
+  const base = now;
+  before(async () => {
+    log = newService();
+    const r = catalog.entity(router)!;
+    const h = catalog.entity(hidden)!;
+    // Appended without waiting, as the listeners do: one batch.
+    const acks = [
+      log.append(trap(base + 30, { entity: r })),
+      log.append(message(base + 10, 'objects/1/stat', { entity: r })),
+      log.append(trap(base + 20, { entity: h, agentId: 'snmp-trap@other:162' })),
+      log.append(message(base + 40, 'plain/topic')),
+      log.append(trap(base + 50, { payload: { trapOid: '1.3.6.1.6.3.1.1.5.4', senderAddress: '10.0.0.9' } })),
+    ];
+    assert.deepEqual(await Promise.all(acks), [true, true, true, true, true]);
+  });
+
+  it('answers records in the base document shape, oldest first by default', async () => {
+    const all = await log.query(admin, q());
+    assert.deepEqual(all.map((r) => r.timestamp - base), [10, 20, 30, 40, 50]);
+    const first = all[0]!;
+    assert.equal(typeof first._id, 'string');
+    assert.equal(first.type, 'mqtt-message');
+    assert.equal(first.agentId, 'mqtt-broker@test:1883');
+    assert.deepEqual(first.entity, { entityId: router, entityType: 1, entityName: 'router-1' });
+    assert.equal(all[3]!.entity, undefined);
+  });
+
+  it('filters by type, time range and a MongoDB-style filter', async () => {
+    assert.deepEqual((await log.query(admin, q({ type: 1 }))).map((r) => r.timestamp - base), [20, 30, 50]);
+    assert.deepEqual((await log.query(admin, q({ type: 2 }))).map((r) => r.type), ['mqtt-message', 'mqtt-message']);
+    assert.deepEqual((await log.query(admin, q({ from: base + 20, to: base + 40 }))).map((r) => r.timestamp - base), [20, 30, 40]);
+    const linkUp = await log.query(admin, q({ filter: JSON.stringify({ 'payload.trapOid': '1.3.6.1.6.3.1.1.5.4' }) }));
+    assert.deepEqual(linkUp.map((r) => r.timestamp - base), [50]);
+    const byEntity = await log.query(admin, q({ filter: JSON.stringify({ 'entity.entityName': 'router-1', type: 'snmp-trap' }) }));
+    assert.deepEqual(byEntity.map((r) => r.timestamp - base), [30]);
+    const byAgent = await log.query(admin, q({ filter: JSON.stringify({ agentId: { $regex: '^snmp-trap@other' } }) }));
+    assert.deepEqual(byAgent.map((r) => r.timestamp - base), [20]);
+  });
+
+  it('refuses a bad filter with a 400', async () => {
+    await assert.rejects(log.query(admin, q({ filter: '{"payload": ' })), (e: unknown) => e instanceof AppError && e.statusCode === 400);
+    await assert.rejects(log.query(admin, q({ filter: '{"$where": "1"}' })), (e: unknown) => e instanceof AppError && e.statusCode === 400);
+  });
+
+  it('sorts by each allowed field in both directions, and inverse reverses the page', async () => {
+    assert.deepEqual((await log.query(admin, q({ descending: true }))).map((r) => r.timestamp - base), [50, 40, 30, 20, 10]);
+    const byType = await log.query(admin, q({ sortField: 'type' }));
+    assert.deepEqual(byType.map((r) => r.type), ['snmp-trap', 'snmp-trap', 'snmp-trap', 'mqtt-message', 'mqtt-message']);
+    const byAgent = await log.query(admin, q({ sortField: 'agentId', descending: true }));
+    assert.deepEqual(byAgent.map((r) => r.agentId)[0], 'snmp-trap@test:162');
+    const byId = await log.query(admin, q({ sortField: 'id' }));
+    assert.deepEqual(byId.map((r) => r.timestamp - base), [30, 10, 20, 40, 50]);
+    const page = await log.query(admin, q({ limit: 2, skip: 1, inverse: true }));
+    assert.deepEqual(page.map((r) => r.timestamp - base), [30, 20]);
+  });
+
+  it('pages stably with limit and skip, with and without a filter', async () => {
+    const pages = [];
+    for (let skip = 0; skip < 5; skip += 2) pages.push(...(await log.query(admin, q({ limit: 2, skip }))));
+    assert.deepEqual(pages.map((r) => r.timestamp - base), [10, 20, 30, 40, 50]);
+    const filter = JSON.stringify({ timestamp: { $gte: base } });
+    const filtered = [];
+    for (let skip = 0; skip < 5; skip += 2) filtered.push(...(await log.query(admin, q({ limit: 2, skip, filter }))));
+    assert.deepEqual(filtered.map((r) => r.timestamp - base), [10, 20, 30, 40, 50]);
+  });
+
+  it('shows a restricted user only records of entities they can see', async () => {
+    const restricted: EntityActor = { userId: '9', rights: new Set(), visibility: visibilityOf(catalog.graph, { include: [router] }) };
+    const seen = await log.query(restricted, q());
+    assert.deepEqual(seen.map((r) => r.entity?.entityId), [router, router]);
+    assert.deepEqual((await log.query(restricted, q({ limit: 1, skip: 1 }))).map((r) => r.timestamp - base), [30]);
+  });
+
+  it('names an entity by its current name', async () => {
+    await objects.update(admin, router, { name: 'router-renamed' });
+    const [first] = await log.query(admin, q({ limit: 1 }));
+    assert.equal(first!.entity!.entityName, 'router-renamed');
+  });
+
+  it('knows the latest record of each entity', async () => {
+    const latest = await log.latestPerEntity();
+    const byEntity = new Map(latest.map((r) => [r.entity!.entityId, r.timestamp - base]));
+    // The latest received (appended last), whatever its timestamp says.
+    assert.equal(byEntity.get(router), 10);
+    assert.equal(byEntity.get(hidden), 20);
+  });
+});
+
+describe('event log retention and overload', () => {
+  it('keeps at most maxRecords, the newest', async () => {
+    const log = newService({ maxRecords: 30 });
+    const start = now + 1_000_000;
+    await Promise.all(Array.from({ length: 100 }, (_, i) => log.append(trap(start + i))));
+    await log.purge();
+    const left = await log.query(admin, q({ from: start, limit: 1000 }));
+    assert.ok(left.length <= 30, `kept ${left.length}`);
+    assert.equal(left[left.length - 1]!.timestamp, start + 99);
+    const all = await log.query(admin, q({ limit: 1000 }));
+    assert.ok(all.length <= 30);
+  });
+
+  it('drops records older than the retention', async () => {
+    const log = newService();
+    now += 3 * 86_400_000;
+    await log.append(trap(now - 2 * 86_400_000, { payload: { old: true } }));
+    await log.append(trap(now - 1000, { payload: { fresh: true } }));
+    await log.purge();
+    const left = await log.query(admin, q({ limit: 1000 }));
+    assert.deepEqual(left.map((r) => r.payload), [{ fresh: true }]);
+  });
+
+  it('sheds records beyond the queue limit, counting them', async () => {
+    const log = newService({ queueLimit: 1000 });
+    const acks = await Promise.all(Array.from({ length: 1500 }, (_, i) => log.append(trap(now + i))));
+    assert.equal(acks.filter((a) => a).length, 1000);
+    assert.equal(log.counters().shed, 500);
+    assert.equal(log.counters().written, 1000);
+  });
+});

@@ -1,0 +1,222 @@
+// The event log: every SNMP trap and MQTT message received. Records are queued and written
+// in batches (one transaction for whatever arrived meanwhile), so a burst of traps costs a
+// few transactions, not one each. Beyond `queueLimit` waiting records, new ones are shed:
+// counted and logged, never dropped silently. Retention by age and by count.
+import type { Logger } from 'pino';
+import { compileFilterParam } from '../../http/filter-param.js';
+import type { IncomingEvent } from '../../intake/event-intake.js';
+import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
+import { type EntityActor, canSee } from '../catalog/access.js';
+import type { Catalog } from '../catalog/catalog.js';
+
+export const EVENT_TYPES = { 'snmp-trap': 1, 'mqtt-message': 2 } as const;
+const TYPE_NAMES: Record<EventTypeCode, string> = { 1: 'snmp-trap', 2: 'mqtt-message' };
+
+export interface EventRecordView {
+  _id: string;
+  type: string;
+  agentId: string;
+  timestamp: number;
+  payload: Record<string, unknown>;
+  entity?: { entityId: string; entityType: 1 | 2; entityName: string };
+}
+
+/** `sortField` values the API takes, and the store's key for each. */
+export const SORT_FIELDS: Record<string, EventSortKey> = { timestamp: 'timestamp', _id: 'id', type: 'type', agentId: 'agentId' };
+
+export interface EventLogQueryInput {
+  from?: number;
+  to?: number;
+  type?: EventTypeCode;
+  filter?: string;
+  sortField: EventSortKey;
+  descending: boolean;
+  inverse: boolean;
+  limit: number;
+  skip: number;
+}
+
+const BATCH_MAX = 5000;
+const SCAN_BATCH = 2000;
+/** A filtered (or access-restricted) query reads at most this many records for one page. */
+export const MAX_FILTER_SCAN = 1_000_000;
+const TRIM_SLICE = 10_000;
+const SHED_LOG_INTERVAL_MS = 10_000;
+// These fields are shown differently from how they are stored: the filter decides them in JS.
+const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'entity']);
+
+interface Pending {
+  record: NewEventRecord;
+  done?: (stored: boolean) => void;
+}
+
+export function createEventLogService({ store, catalog, clock, logger, settings }: {
+  store: EventLogStore;
+  catalog: Catalog;
+  clock: () => number;
+  logger: Logger;
+  settings: { retentionDays: number; maxRecords: number; queueLimit: number };
+}) {
+  let queue: Pending[] = [];
+  let writing: Promise<void> | undefined;
+  let range: { min: number; max: number } | undefined;
+  let rangeKnown = false;
+  const counters = { written: 0, shed: 0, failed: 0, trimmed: 0 };
+  let lastShedLog = 0;
+
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    let ok = true;
+    try {
+      await store.append(batch.map((p) => p.record));
+      counters.written += batch.length;
+    } catch (err) {
+      ok = false;
+      counters.failed += batch.length;
+      logger.error({ err, count: batch.length }, 'event log write failed');
+    }
+    for (const p of batch) p.done?.(ok);
+    if (ok) await trimToCount(batch.length);
+  }
+
+  /** Keeps at most maxRecords, oldest (lowest id) first out, a slice at a time. */
+  async function trimToCount(added: number): Promise<void> {
+    if (!rangeKnown) {
+      range = await store.idRange();
+      rangeKnown = true;
+    } else if (range) range.max += added;
+    else range = await store.idRange();
+    if (!range) return;
+    const excess = range.max - range.min + 1 - settings.maxRecords;
+    if (excess <= 0) return;
+    const below = range.min + Math.min(excess, TRIM_SLICE);
+    counters.trimmed += await store.deleteBelowId(below, TRIM_SLICE);
+    range.min = below;
+  }
+
+  function drain(): Promise<void> {
+    writing ??= (async () => {
+      // Records of this turn of the event loop join the batch.
+      await new Promise((r) => setImmediate(r));
+      while (queue.length > 0) {
+        const batch = queue.length <= BATCH_MAX ? queue : queue.slice(0, BATCH_MAX);
+        queue = batch === queue ? [] : queue.slice(BATCH_MAX);
+        await writeBatch(batch);
+      }
+    })().finally(() => {
+      writing = undefined;
+      if (queue.length > 0) void drain();
+    });
+    return writing;
+  }
+
+  /** Resolves once everything queued so far is written. */
+  async function flush(): Promise<void> {
+    while (writing || queue.length > 0) await (writing ?? drain());
+  }
+
+  function view(r: StoredEventRecord): EventRecordView {
+    const out: EventRecordView = { _id: r.id, type: TYPE_NAMES[r.type], agentId: r.agentId, timestamp: r.timestamp, payload: r.payload };
+    if (r.entity) {
+      // The current name where the entity still exists; the name it had otherwise.
+      const e = catalog.entity(r.entity.entityId);
+      out.entity = { ...r.entity, entityName: e?.name ?? r.entity.entityName };
+    }
+    return out;
+  }
+
+  /** A restricted user sees records of entities they can see, and no unattributed ones. */
+  function visibleTo(actor: EntityActor, r: StoredEventRecord): boolean {
+    if (actor.visibility.all) return true;
+    if (!r.entity) return false;
+    const e = catalog.entity(r.entity.entityId);
+    return e !== undefined && canSee(actor, e);
+  }
+
+  return {
+    /** Queues the event; resolves true once stored, false if shed or the write failed. */
+    append(event: IncomingEvent): Promise<boolean> {
+      if (queue.length >= settings.queueLimit) {
+        counters.shed++;
+        const now = clock();
+        if (now - lastShedLog >= SHED_LOG_INTERVAL_MS) {
+          lastShedLog = now;
+          logger.warn({ shed: counters.shed, queueLimit: settings.queueLimit }, 'event log overloaded: shedding records');
+        }
+        return Promise.resolve(false);
+      }
+      const e = event.entity;
+      const record: NewEventRecord = {
+        timestamp: event.timestamp,
+        type: EVENT_TYPES[event.type],
+        agentId: event.agentId,
+        entity: e ? { entityId: e.id, entityType: e.entityType, entityName: e.name } : null,
+        payload: event.payload,
+      };
+      return new Promise<boolean>((resolve) => {
+        queue.push({ record, done: resolve });
+        void drain();
+      });
+    },
+
+    flush,
+
+    counters: () => ({ ...counters, queued: queue.length }),
+
+    /**
+     * One page in the asked order. Without a filter and for a user who sees everything, a
+     * page is one index range scan; otherwise records are read in keyset batches until the
+     * page is full or MAX_FILTER_SCAN records were read.
+     */
+    async query(actor: EntityActor, input: EventLogQueryInput): Promise<EventRecordView[]> {
+      const filter = compileFilterParam<EventRecordView>(input.filter, NOT_PUSHED);
+      const base = { from: input.from, to: input.to, type: input.type, conditions: filter?.conditions, sort: input.sortField, descending: input.descending };
+      if (input.limit === 0) return [];
+      let out: EventRecordView[] = [];
+      if (!filter && actor.visibility.all) {
+        out = (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);
+      } else {
+        let toSkip = input.skip;
+        let after: StoredEventRecord | undefined;
+        scan: for (let scanned = 0; scanned < MAX_FILTER_SCAN; ) {
+          const batch = await store.find({ ...base, limit: SCAN_BATCH, after });
+          for (const rec of batch) {
+            if (!visibleTo(actor, rec)) continue;
+            const v = view(rec);
+            if (filter && !filter.matches(v)) continue;
+            if (toSkip > 0) toSkip--;
+            else if (out.push(v) >= input.limit) break scan;
+          }
+          if (batch.length < SCAN_BATCH) break;
+          scanned += batch.length;
+          after = batch[batch.length - 1];
+          // The embedded store answers synchronously: let other requests run between batches.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      return input.inverse ? out.reverse() : out;
+    },
+
+    /** The newest record of each entity that still exists, for the engine at start-up. */
+    async latestPerEntity(): Promise<StoredEventRecord[]> {
+      return (await store.latestPerEntity()).filter((r) => r.entity && catalog.entity(r.entity.entityId));
+    },
+
+    typeName: (code: EventTypeCode) => TYPE_NAMES[code],
+
+    /** Drops records past their age, then the oldest beyond the count. */
+    async purge(): Promise<number> {
+      await flush();
+      const byAge = await store.deleteOlderThan(clock() - settings.retentionDays * 86_400_000);
+      rangeKnown = false;
+      const before = counters.trimmed;
+      for (let i = 0; i < 1000; i++) {
+        const at = counters.trimmed;
+        await trimToCount(0);
+        if (counters.trimmed === at) break;
+      }
+      return byAge + counters.trimmed - before;
+    },
+  };
+}
+
+export type EventLogService = ReturnType<typeof createEventLogService>;

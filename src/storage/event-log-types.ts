@@ -1,0 +1,45 @@
+// The event log's store: SNMP traps and MQTT messages, appended in batches, read in pages.
+import type { FieldCondition } from '../core/filter-conditions.js';
+
+/** 1 SNMP trap, 2 MQTT message (the `type` query parameter's numbers). */
+export type EventTypeCode = 1 | 2;
+
+export interface NewEventRecord {
+  timestamp: number;
+  type: EventTypeCode;
+  agentId: string;
+  entity: { entityId: string; entityType: 1 | 2; entityName: string } | null;
+  payload: Record<string, unknown>;
+}
+
+export interface StoredEventRecord extends NewEventRecord {
+  id: string;
+}
+
+/** Sort keys the store can page by: each ends in the id, so the order is total and stable. */
+export type EventSortKey = 'timestamp' | 'id' | 'type' | 'agentId';
+
+export interface EventLogQuery {
+  from?: number;
+  to?: number;
+  type?: EventTypeCode;
+  conditions?: FieldCondition[];
+  sort: EventSortKey;
+  descending: boolean;
+  limit: number;
+  skip?: number;
+  /** Keyset paging: the records after this one in the sort order (skip is then ignored). */
+  after?: StoredEventRecord;
+}
+
+export interface EventLogStore {
+  append(records: readonly NewEventRecord[]): Promise<void>;
+  find(query: EventLogQuery): Promise<StoredEventRecord[]>;
+  /** The newest record of each entity (the engine's latest event at start-up). */
+  latestPerEntity(): Promise<StoredEventRecord[]>;
+  /** Lowest and highest id present (undefined when empty). */
+  idRange(): Promise<{ min: number; max: number } | undefined>;
+  deleteOlderThan(timestamp: number): Promise<number>;
+  /** Deletes records with ids below `id`, at most `limit` of them. */
+  deleteBelowId(id: number, limit: number): Promise<number>;
+}
