@@ -56,6 +56,7 @@ const ROUTES = [
   'PATCH /node/api/incident-levels/{id}',
   'DELETE /node/api/incident-levels/{id}',
   'GET /node/api/events/stream',
+  'GET /node/api/event-log',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -1,0 +1,27 @@
+// GET /event-log as clients call it: parameters checked, errors in {code, message}.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { adminAuth, assertError, call, useTestServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+useTestServer((s) => void (server = s));
+
+describe('GET /event-log', () => {
+  it('needs a signed-in user', async () => {
+    assertError(await call(server, 'GET', '/event-log'), 401, 'Unauthorized');
+  });
+
+  it('answers an empty array before any event', async () => {
+    const res = await call(server, 'GET', '/event-log?type=1&sortDirection=desc&sortField=timestamp&inverse=true&limit=10&skip=0', { headers: adminAuth });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, []);
+  });
+
+  it('refuses unknown sort fields, types and directions, and bad filters, naming them', async () => {
+    assertError(await call(server, 'GET', '/event-log?sortField=payload', { headers: adminAuth }), 400, 'BadRequest', /sortField/);
+    assertError(await call(server, 'GET', '/event-log?type=3', { headers: adminAuth }), 400, 'BadRequest', /type/);
+    assertError(await call(server, 'GET', '/event-log?sortDirection=up', { headers: adminAuth }), 400, 'BadRequest', /sortDirection/);
+    assertError(await call(server, 'GET', `/event-log?filter=${encodeURIComponent('{"a":')}`, { headers: adminAuth }), 400, 'BadRequest', /filter/);
+    assertError(await call(server, 'GET', '/event-log?limit=-1', { headers: adminAuth }), 400, 'BadRequest', /limit/);
+  });
+});
