@@ -60,6 +60,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     await app.close();
     throw err;
   }
+  const started = listeners;
+  readiness.intakeCounters = () => ({ eventLog: services.eventLog.counters(), ...started.counters() });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 

@@ -25,3 +25,11 @@ describe('GET /event-log', () => {
     assertError(await call(server, 'GET', '/event-log?limit=-1', { headers: adminAuth }), 400, 'BadRequest', /limit/);
   });
 });
+
+describe('GET /intake/counters', () => {
+  it('shows the event log writer counters to a manager of the configuration', async () => {
+    const res = await call(server, 'GET', '/intake/counters', { headers: adminAuth });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body.eventLog).sort(), ['failed', 'queued', 'shed', 'trimmed', 'written']);
+  });
+});

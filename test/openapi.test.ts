@@ -57,6 +57,7 @@ const ROUTES = [
   'DELETE /node/api/incident-levels/{id}',
   'GET /node/api/events/stream',
   'GET /node/api/event-log',
+  'GET /node/api/intake/counters',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
