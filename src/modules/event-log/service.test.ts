@@ -168,6 +168,25 @@ describe('event log retention and overload', () => {
     assert.deepEqual(left.map((r) => r.payload), [{ fresh: true }]);
   });
 
+  it('flush waits for what was queued before it, not for a stream that keeps coming', async () => {
+    const log = newService();
+    let running = true;
+    let sent = 0;
+    const stream = (async () => {
+      while (running) {
+        void log.append(trap(now + sent++));
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    const before = sent;
+    await log.flush();
+    running = false;
+    await stream;
+    assert.ok(log.counters().written >= before, `${log.counters().written} written, ${before} queued before the flush`);
+    await log.flush();
+  });
+
   it('sheds records beyond the queue limit, counting them', async () => {
     const log = newService({ queueLimit: 1000 });
     const acks = await Promise.all(Array.from({ length: 1500 }, (_, i) => log.append(trap(now + i))));

@@ -63,6 +63,10 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
   let rangeKnown = false;
   const counters = { written: 0, shed: 0, failed: 0, trimmed: 0 };
   let lastShedLog = 0;
+  /** Records queued and records done (written or failed) since start; both count in order. */
+  let queuedSeq = 0;
+  let doneSeq = 0;
+  let flushWaiters: Array<{ target: number; resolve: () => void }> = [];
 
   async function writeBatch(batch: Pending[]): Promise<void> {
     let ok = true;
@@ -74,7 +78,13 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       counters.failed += batch.length;
       logger.error({ err, count: batch.length }, 'event log write failed');
     }
+    doneSeq += batch.length;
     for (const p of batch) p.done?.(ok);
+    if (flushWaiters.length > 0) {
+      const due = flushWaiters.filter((w) => w.target <= doneSeq);
+      flushWaiters = flushWaiters.filter((w) => w.target > doneSeq);
+      for (const w of due) w.resolve();
+    }
     if (ok) await trimToCount(batch.length);
   }
 
@@ -109,9 +119,15 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     return writing;
   }
 
-  /** Resolves once everything queued so far is written. */
+  /** Resolves once everything queued so far is written (not what comes meanwhile: a steady
+   * stream of traps must not keep a reader waiting). */
   async function flush(): Promise<void> {
-    while (writing || queue.length > 0) await (writing ?? drain());
+    const target = queuedSeq;
+    if (doneSeq >= target) return;
+    await new Promise<void>((resolve) => {
+      flushWaiters.push({ target, resolve });
+      void drain();
+    });
   }
 
   function view(r: StoredEventRecord): EventRecordView {
@@ -154,6 +170,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       };
       return new Promise<boolean>((resolve) => {
         queue.push({ record, done: resolve });
+        queuedSeq++;
         void drain();
       });
     },
