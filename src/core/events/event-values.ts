@@ -9,7 +9,7 @@
 //   MQTT:    event.topic, event.clientId, event.qos, event.retain,
 //            event.message (text) or event.message.<path> (a JSON message, flattened)
 //
-// A condition such as {"event.trapOid": "1.3.6.1.6.3.1.1.5.3"} holds while the latest event
+// A condition such as {"event.trapOid": {"_eq": "1.3.6.1.6.3.1.1.5.3"}} holds while the latest event
 // is a linkDown trap. Bounded as stat payloads are (flatten.ts); what does not fit is left out.
 import { flattenPayload, PayloadError, type ScalarValue } from '../metrics/flatten.js';
 
