@@ -7,14 +7,17 @@ import type { Catalog, MemEntity } from '../modules/catalog/catalog.js';
 const KEYS = ['ip', 'host'] as const;
 type Key = (typeof KEYS)[number];
 
-/** The address a property value names: values are stored as JSON text. */
+/** The address a property value names: stored as the text given, or JSON text of a string. */
 function addressOf(value: string): string | undefined {
-  try {
-    const v: unknown = JSON.parse(value);
-    return typeof v === 'string' && v.trim() !== '' ? v.trim().toLowerCase() : undefined;
-  } catch {
-    return undefined;
+  let v: unknown = value;
+  if (value.startsWith('"')) {
+    try {
+      v = JSON.parse(value);
+    } catch {
+      // plain text that happens to start with a quote
+    }
   }
+  return typeof v === 'string' && v.trim() !== '' ? v.trim().toLowerCase() : undefined;
 }
 
 export function createAddressIndex(catalog: Catalog) {

@@ -1,0 +1,299 @@
+// SNMP trap throughput: the same load of v2c traps (linkDown, four bindings each, every one
+// numbered) sent to (a) the real Vigil server and (b) Debian's snmptrapd writing each trap as a
+// line of a file, in the same run. Goal: Vigil's stored traps/s >= snmptrapd's (ratio >= 1).
+//
+// The sender is a child process that keeps at most WINDOW traps in flight (sent but not yet
+// handled, as this process sees by polling the receiver every few ms), so the measure is how
+// fast a receiver handles traps, not how many the kernel drops when the sender outruns it.
+// Traps that are lost anyway are counted (after a pause with no progress they are given up)
+// and reported. Both receivers get a 4 MiB socket buffer (Vigil's own; snmptrapd's
+// serverRecvBuf), both check the community.
+//
+// Vigil runs in this process (the sender does not), started as main.ts starts it, with one
+// object at the sender's address carrying an incident condition on event.trapOid, so every
+// trap is also evaluated. "Received" is traps decoded and handed to the event log
+// (counters.snmpTraps.accepted), "stored" those the event log wrote (snmpTraps.stored).
+// (c) is Vigil's receiver alone (net-snmp decoding, the payload, the entity lookup) handing
+// traps to an intake that only counts them: what the receiver costs apart from storage.
+//   npm run bench:traps      TRAPS=100000 WINDOW=4000 ROUNDS=1 (defaults)
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { closeSync, mkdtempSync, openSync, readSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import snmp from 'net-snmp';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/main.js';
+import type { EventIntake } from '../src/intake/event-intake.js';
+import { startTrapReceiver } from '../src/intake/snmp/trap-receiver.js';
+import { envInt } from './lib/entity-seed.js';
+
+const TRAPS = envInt('TRAPS', 100_000);
+const WINDOW = envInt('WINDOW', 4_000);
+const ROUNDS = Math.max(1, envInt('ROUNDS', 1));
+const POLL_MS = 10;
+/** No progress for this long: what is still in flight is lost. */
+const IDLE_MS = 1_500;
+const RECV_BUFFER = 4 * 1024 * 1024;
+const SEQ_MARK = Buffer.from([0x02, 0x04, 0x7f, 0x00, 0x00, 0x00]);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- The sender (this file run as a child with the argument "sender") ----------------------
+
+interface StartMessage { type: 'start'; port: number; count: number; window: number; template: string; seqAt: number }
+type ToSender = StartMessage | { type: 'handled'; n: number };
+
+function runSender(): void {
+  let handled = 0;
+  let lostAssumed = 0;
+  process.on('message', (m: ToSender) => {
+    if (m.type === 'handled') handled = m.n;
+    else void send(m);
+  });
+  // The parent starts its clock only now: loading this file through tsx takes a second.
+  process.send!({ type: 'ready', sent: 0 });
+  async function send(m: StartMessage): Promise<void> {
+    const socket = createSocket('udp4');
+    await new Promise<void>((r) => socket.connect(m.port, '127.0.0.1', r));
+    const template = Buffer.from(m.template, 'base64');
+    let sent = 0;
+    let lastProgress = Date.now();
+    let lastHandled = 0;
+    while (sent < m.count) {
+      if (handled !== lastHandled) (lastHandled = handled), (lastProgress = Date.now());
+      const room = Math.min(m.count - sent, handled + lostAssumed + m.window - sent, 256);
+      if (room <= 0) {
+        // A full window that does not move: its traps were dropped; stop waiting for them.
+        if (Date.now() - lastProgress > IDLE_MS) (lostAssumed = sent - handled), (lastProgress = Date.now());
+        await sleep(1);
+        continue;
+      }
+      const batch: Array<Promise<void>> = [];
+      for (let i = 0; i < room; i++) {
+        const datagram = Buffer.from(template);
+        datagram.writeUIntBE(sent + i, m.seqAt + 3, 3);
+        batch.push(new Promise<void>((r) => socket.send(datagram, () => r())));
+      }
+      sent += room;
+      await Promise.all(batch);
+    }
+    socket.close();
+    process.send!({ type: 'done', sent });
+  }
+}
+
+// ---- The measurement ------------------------------------------------------------------------
+
+/** One v2c linkDown trap as net-snmp encodes it, and where its sequence number goes. */
+async function trapTemplate(): Promise<{ template: Buffer; seqAt: number }> {
+  const sink = createSocket('udp4');
+  await new Promise<void>((r) => sink.bind(0, '127.0.0.1', r));
+  const got = new Promise<Buffer>((r) => sink.once('message', (m) => r(m)));
+  const session = snmp.createSession('127.0.0.1', 'public', { trapPort: sink.address().port, version: snmp.Version2c });
+  const varbinds = [
+    { oid: '1.3.6.1.2.1.2.2.1.1.2', type: snmp.ObjectType.Integer, value: 2 },
+    { oid: '1.3.6.1.2.1.2.2.1.2.2', type: snmp.ObjectType.OctetString, value: 'GigabitEthernet0/2' },
+    { oid: '1.3.6.1.2.1.2.2.1.8.2', type: snmp.ObjectType.Integer, value: 2 },
+    { oid: '1.3.6.1.4.1.99999.1.0', type: snmp.ObjectType.Integer, value: 0x7f000000 },
+  ];
+  await new Promise<void>((resolve, reject) => session.trap('1.3.6.1.6.3.1.1.5.3', varbinds as never, (err: Error | null) => (err ? reject(err) : resolve())));
+  const template = await got;
+  session.close();
+  sink.close();
+  const seqAt = template.indexOf(SEQ_MARK);
+  if (seqAt < 0) throw new Error('sequence binding not found in the encoded trap');
+  return { template, seqAt };
+}
+
+interface Measured {
+  sent: number;
+  handled: number;
+  /** ms from the first trap sent to the last handled. */
+  handledMs: number;
+  /** Vigil only: stored records and when the last was. */
+  stored?: number;
+  storedMs?: number;
+  shed?: number;
+  cpuS: number;
+}
+
+/** Drives the sender against a receiver whose handled count `probe` reads. */
+async function drive(port: number, template: Buffer, seqAt: number, probe: () => Promise<number>): Promise<Omit<Measured, 'cpuS'>> {
+  const sender = fork(new URL(import.meta.url).pathname, ['sender'], { stdio: 'inherit' });
+  let senderDone = false;
+  let sent = 0;
+  const ready = new Promise<void>((resolve) =>
+    sender.on('message', (m: { type: string; sent: number }) => {
+      if (m.type === 'ready') resolve();
+      if (m.type === 'done') (senderDone = true), (sent = m.sent);
+    }),
+  );
+  await ready;
+  const base = await probe();
+  const t0 = performance.now();
+  sender.send({ type: 'start', port, count: TRAPS, window: WINDOW, template: template.toString('base64'), seqAt } satisfies StartMessage);
+  let handled = 0;
+  let lastAt = t0;
+  for (;;) {
+    await sleep(POLL_MS);
+    const n = (await probe()) - base;
+    if (n !== handled) (handled = n), (lastAt = performance.now());
+    sender.send({ type: 'handled', n: handled });
+    if (senderDone && (handled >= sent || performance.now() - lastAt > IDLE_MS)) break;
+  }
+  sender.kill();
+  return { sent, handled, handledMs: lastAt - t0 };
+}
+
+async function measureVigil(template: Buffer, seqAt: number): Promise<Measured> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-traps-'));
+  const port = await freeUdpPort();
+  const config = loadConfig({}, { port: 0, host: '127.0.0.1', dataDir, adminPassword: 'bench-password', logLevel: 'warn', mqttPort: 0, snmpTrapPort: port });
+  const server = await startServer(config, { logger: pino({ level: 'warn' }), print: () => undefined });
+  const api = `${server.url}/node/api`;
+  const headers = { authorization: 'Basic ' + Buffer.from('admin:bench-password').toString('base64'), 'content-type': 'application/json' };
+  const req = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(api + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  try {
+    const device = await req('POST', '/objects', { name: 'bench-switch', parent_id: ['1'], properties: [{ name: 'ip', value: '127.0.0.1' }] });
+    await req('PUT', `/objects/${device.id}/incident-conditions`, [
+      { id: 'link', condition: { 'event.trapOid': { _eq: '1.3.6.1.6.3.1.1.5.3' } }, clearCondition: { 'event.trapOid': { _eq: '1.3.6.1.6.3.1.1.5.4' } }, text: 'link down', state: '4' },
+    ]);
+    const counters = async () => (await req('GET', '/intake/counters')).snmpTraps as Record<string, number>;
+    const before = await counters();
+    const cpu0 = process.cpuUsage();
+    const run = await drive(port, template, seqAt, async () => (await counters()).accepted!);
+    // Then until everything handed over is written (or shed).
+    let c = await counters();
+    let storedAt = performance.now();
+    const t1 = performance.now();
+    while ((c.stored! + c.shed!) - (before.stored! + before.shed!) < run.handled && performance.now() - t1 < 30_000) {
+      await sleep(POLL_MS);
+      const next = await counters();
+      if (next.stored !== c.stored) storedAt = performance.now();
+      c = next;
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const stored = c.stored! - before.stored!;
+    return { ...run, stored, shed: c.shed! - before.shed!, storedMs: Math.max(run.handledMs, run.handledMs + (storedAt - t1)), cpuS: (cpu.user + cpu.system) / 1e6 };
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measureReceiverAlone(template: Buffer, seqAt: number): Promise<Measured> {
+  let accepted = 0;
+  const events = { accept: async () => (accepted++, true), entityForAddress: () => undefined } as unknown as EventIntake;
+  const receiver = await startTrapReceiver({ port: await freeUdpPort(), host: '127.0.0.1', settings: { communities: ['public'], users: [] }, events, logger: pino({ level: 'warn' }) });
+  try {
+    const cpu0 = process.cpuUsage();
+    const run = await drive(receiver.port, template, seqAt, async () => accepted);
+    const cpu = process.cpuUsage(cpu0);
+    return { ...run, cpuS: (cpu.user + cpu.system) / 1e6 };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function measureSnmptrapd(template: Buffer, seqAt: number): Promise<Measured> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-snmptrapd-'));
+  const conf = join(dir, 'snmptrapd.conf');
+  const out = join(dir, 'traps.log');
+  writeFileSync(conf, 'authCommunity log public\ndoNotRetainNotificationLogs yes\n');
+  const port = await freeUdpPort();
+  // -n: no DNS lookups; -On: numeric OIDs; -M /dev/null: no MIBs to translate with; one line per trap.
+  const child: ChildProcess = spawn('snmptrapd', ['-f', '-n', '-On', '-M', '/dev/null', '-Lf', out, '-C', '-c', conf, '-F', 'TRAP %b %v\n', `--serverRecvBuf=${RECV_BUFFER}`, `udp:127.0.0.1:${port}`], { stdio: 'ignore' });
+  try {
+    // Started once it has written its banner.
+    for (let i = 0; i < 200 && !(safeRead(out).includes('NET-SNMP version')); i++) await sleep(25);
+    let offset = 0;
+    let lines = 0;
+    const fd = openSync(out, 'r');
+    const chunk = Buffer.alloc(1 << 20);
+    const countLines = async () => {
+      const size = statSync(out).size;
+      while (offset < size) {
+        const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - offset), offset);
+        for (let i = 0; i < n; i++) if (chunk[i] === 0x0a) lines++;
+        offset += n;
+      }
+      return lines;
+    };
+    const cpu0 = cpuSeconds(child.pid!);
+    const run = await drive(port, template, seqAt, countLines);
+    const cpuS = cpuSeconds(child.pid!) - cpu0;
+    closeSync(fd);
+    return { ...run, cpuS };
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function freeUdpPort(): Promise<number> {
+  const s = createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise<void>((r) => s.close(r));
+  return port;
+}
+
+const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
+const fmt = (n: number) => n.toLocaleString('en');
+
+async function main(): Promise<void> {
+  const { template, seqAt } = await trapTemplate();
+  const snmptrapdVersion = execFileSync('snmptrapd', ['--version'], { encoding: 'utf8' }).match(/version:?\s*([\d.]+)/i)?.[1] ?? '?';
+  let rmemMax = '?';
+  try {
+    rmemMax = readFileSync('/proc/sys/net/core/rmem_max', 'utf8').trim();
+  } catch {
+    // not Linux
+  }
+  console.log(`Vigil SNMP trap throughput bench — ${new Date().toISOString()}`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}, snmptrapd ${snmptrapdVersion}, net.core.rmem_max ${rmemMax}`);
+  console.log(`load: ${fmt(TRAPS)} v2c linkDown traps of ${template.length} bytes (4 bindings), one sender process, at most ${fmt(WINDOW)} in flight; receivers polled every ${POLL_MS} ms`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const v = await measureVigil(template, seqAt);
+    const d = await measureSnmptrapd(template, seqAt);
+    const vStored = rate(v.stored!, v.storedMs!);
+    const dRate = rate(d.handled, d.handledMs);
+    console.log(`round ${round}:`);
+    console.log(`  (a) Vigil:     received ${fmt(v.handled)}/${fmt(v.sent)} at ${fmt(rate(v.handled, v.handledMs))} traps/s; stored ${fmt(v.stored!)} (shed ${v.shed}) at ${fmt(vStored)} traps/s; lost ${fmt(v.sent - v.handled)}; CPU ${v.cpuS.toFixed(1)} s (${Math.round((v.cpuS / Math.max(1, v.handled)) * 1e6)} µs/trap; this process: server + polling)`);
+    console.log(`  (b) snmptrapd: written ${fmt(d.handled)}/${fmt(d.sent)} at ${fmt(dRate)} traps/s; lost ${fmt(d.sent - d.handled)}; CPU ${d.cpuS.toFixed(1)} s (${Math.round((d.cpuS / Math.max(1, d.handled)) * 1e6)} µs/trap)`);
+    console.log(`  ratio Vigil stored / snmptrapd written: ${(vStored / dRate).toFixed(2)} (goal >= 1): ${vStored >= dRate ? 'MET' : 'MISS'}`);
+    const r = await measureReceiverAlone(template, seqAt);
+    console.log(`  (c) Vigil's receiver alone (no storage): ${fmt(r.handled)}/${fmt(r.sent)} at ${fmt(rate(r.handled, r.handledMs))} traps/s; lost ${fmt(r.sent - r.handled)}; CPU ${r.cpuS.toFixed(1)} s (${Math.round((r.cpuS / Math.max(1, r.handled)) * 1e6)} µs/trap)`);
+  }
+}
+
+if (process.argv[2] === 'sender') runSender();
+else
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
