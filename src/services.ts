@@ -19,7 +19,6 @@ import { createStateEngine, type IncidentSink, type StateEngine } from './module
 import { createStatIntake } from './intake/stat-intake.js';
 import { createAddressIndex } from './intake/address-index.js';
 import { createEventIntake } from './intake/event-intake.js';
-import { eventValues } from './core/events/event-values.js';
 import { createEventLogService } from './modules/event-log/service.js';
 
 const DAY = 86_400_000;
@@ -68,8 +67,7 @@ async function createEventServices(config: Readonly<Config>, storage: Storage, d
   // Conditions on `event.*` see the same latest event after a restart as before it.
   engine.restoreEvents((await eventLog.latestPerEntity()).map((r) => ({
     entityId: r.entity!.entityId,
-    timestamp: r.timestamp,
-    values: eventValues({ type: eventLog.typeName(r.type), agentId: r.agentId, timestamp: r.timestamp, payload: r.payload }),
+    event: { type: eventLog.typeName(r.type), agentId: r.agentId, timestamp: r.timestamp, payload: r.payload },
   })));
   const events = createEventIntake({ eventLog, engine, addresses: createAddressIndex(catalog), logger });
   return { eventLog, events };

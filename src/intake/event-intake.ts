@@ -2,8 +2,7 @@
 // event-log record, and an event about an entity is shown to that entity's conditions as its
 // latest event (core/events/event-values.ts), so a trap can raise an incident.
 import type { Logger } from 'pino';
-import { eventValues } from '../core/events/event-values.js';
-import type { ScalarValue } from '../core/metrics/flatten.js';
+import type { EventFacts } from '../core/events/event-values.js';
 import type { MemEntity } from '../modules/catalog/catalog.js';
 import type { EventLogService } from '../modules/event-log/service.js';
 import type { AddressIndex } from './address-index.js';
@@ -22,7 +21,7 @@ export interface IncomingEvent {
 
 /** The engine's side: an entity's latest event changed. */
 export interface EventListener {
-  eventArrived(entityId: string, values: Record<string, ScalarValue>, timestamp: number): Promise<void>;
+  eventArrived(entityId: string, event: EventFacts): Promise<void>;
 }
 
 export function createEventIntake({ eventLog, engine, addresses, logger }: {
@@ -40,8 +39,7 @@ export function createEventIntake({ eventLog, engine, addresses, logger }: {
     async accept(event: IncomingEvent): Promise<boolean> {
       const stored = eventLog.append(event);
       if (event.entity) {
-        const values = eventValues(event);
-        engine.eventArrived(event.entity.id, values, event.timestamp).catch((err: unknown) => {
+        engine.eventArrived(event.entity.id, event).catch((err: unknown) => {
           logger.error({ err, entityId: event.entity?.id }, 'evaluating an event failed');
         });
       }

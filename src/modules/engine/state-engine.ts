@@ -20,6 +20,7 @@ import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { EventBus, StateReason } from '../live/event-bus.js';
 import type { StatItem } from '../../intake/stat-intake.js';
 import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
+import { eventValues, type EventFacts } from '../../core/events/event-values.js';
 
 interface Own {
   auto: number;
@@ -72,7 +73,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
   /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
-  const latestEvents = new Map<string, { timestamp: number; values: Record<string, Scalar> }>();
+  const latestEvents = new Map<string, { event: EventFacts; values?: Record<string, Scalar> }>();
   /** Entities with a new event since the last event pass; one pass serves a burst of them. */
   let eventIds = new Set<string>();
   let eventPass: Promise<void> | undefined;
@@ -133,9 +134,11 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** The latest measurements, with the latest event's `event.*` values over them. */
   function dataOf(id: string): Record<string, Scalar> {
     const latest = history.lastData(id)?.latest;
-    const event = latestEvents.get(id);
-    if (!event) return latest ?? {};
-    return Object.assign(Object.create(null) as Record<string, Scalar>, latest, event.values);
+    const known = latestEvents.get(id);
+    if (!known) return latest ?? {};
+    // Flattened when first needed: of a burst of events only the last one is evaluated.
+    known.values ??= eventValues(known.event);
+    return Object.assign(Object.create(null) as Record<string, Scalar>, latest, known.values);
   }
 
   const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
@@ -333,23 +336,24 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
      * Event intake's listener: the entity's latest event changed. Not data for NoData expiry
      * (a device that only sends traps must not go NoData between them).
      */
-    eventArrived(entityId: string, values: Record<string, Scalar>, timestamp: number): Promise<void> {
+    eventArrived(entityId: string, event: EventFacts): Promise<void> {
       const known = latestEvents.get(entityId);
-      if (known && known.timestamp > timestamp) return Promise.resolve();
-      latestEvents.set(entityId, { timestamp, values });
+      if (known && known.event.timestamp > event.timestamp) return Promise.resolve();
+      latestEvents.set(entityId, { event });
       eventIds.add(entityId);
-      eventPass ??= serial(() => {
+      // One pass for the events of this turn of the event loop (a burst of datagrams).
+      eventPass ??= new Promise((r) => setImmediate(r)).then(() => serial(() => {
         const ids = eventIds;
         eventIds = new Set();
         eventPass = undefined;
         return pass(ids, clock());
-      });
+      }));
       return eventPass;
     },
 
     /** The latest events as stored, at start-up (states are stored; nothing is evaluated). */
-    restoreEvents(events: Iterable<{ entityId: string; timestamp: number; values: Record<string, Scalar> }>): void {
-      for (const e of events) latestEvents.set(e.entityId, { timestamp: e.timestamp, values: e.values });
+    restoreEvents(events: Iterable<{ entityId: string; event: EventFacts }>): void {
+      for (const e of events) latestEvents.set(e.entityId, { event: e.event });
     },
 
     /** Sets (a state id) or clears (null) the manual state of an entity. */

@@ -37,6 +37,12 @@ export interface EventLogQueryInput {
 }
 
 const BATCH_MAX = 5000;
+/**
+ * Commits at most this often while records keep coming: each commit writes the touched pages
+ * of the table and its indexes, so a commit per datagram would cost more than the rows. A
+ * record that arrives after a quiet spell is written at once.
+ */
+const MIN_COMMIT_INTERVAL_MS = 5;
 const SCAN_BATCH = 2000;
 /** A filtered (or access-restricted) query reads at most this many records for one page. */
 export const MAX_FILTER_SCAN = 1_000_000;
@@ -59,6 +65,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
 }) {
   let queue: Pending[] = [];
   let writing: Promise<void> | undefined;
+  let lastCommit = -Infinity;
   let range: { min: number; max: number } | undefined;
   let rangeKnown = false;
   const counters = { written: 0, shed: 0, failed: 0, trimmed: 0 };
@@ -105,9 +112,12 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
 
   function drain(): Promise<void> {
     writing ??= (async () => {
-      // Records of this turn of the event loop join the batch.
-      await new Promise((r) => setImmediate(r));
       while (queue.length > 0) {
+        const wait = lastCommit + MIN_COMMIT_INTERVAL_MS - performance.now();
+        // Records of this turn of the event loop (or of the next few ms under load) join the batch.
+        if (wait > 0 && queue.length < BATCH_MAX) await new Promise((r) => setTimeout(r, wait));
+        else await new Promise((r) => setImmediate(r));
+        lastCommit = performance.now();
         const batch = queue.length <= BATCH_MAX ? queue : queue.slice(0, BATCH_MAX);
         queue = batch === queue ? [] : queue.slice(BATCH_MAX);
         await writeBatch(batch);
