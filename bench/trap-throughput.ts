@@ -21,6 +21,8 @@ import { createSocket } from 'node:dgram';
 import { closeSync, mkdtempSync, openSync, readSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance as perfHooks } from 'node:perf_hooks';
+const { eventLoopUtilization } = perfHooks;
 import snmp from 'net-snmp';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -112,6 +114,8 @@ interface Measured {
   handled: number;
   /** ms from the first trap sent to the last handled. */
   handledMs: number;
+  /** Vigil only: the main thread's event-loop utilisation (0..1) over the run. */
+  mainBusy?: number;
   /** Vigil only: stored records and when the last was. */
   stored?: number;
   storedMs?: number;
@@ -168,6 +172,7 @@ async function measureVigil(template: Buffer, seqAt: number): Promise<Measured> 
     const counters = async () => (await req('GET', '/intake/counters')).snmpTraps as Record<string, number>;
     const before = await counters();
     const cpu0 = process.cpuUsage();
+    const elu0 = eventLoopUtilization();
     const run = await drive(port, template, seqAt, async () => (await counters()).accepted!);
     // Then until everything handed over is written (or shed).
     let c = await counters();
@@ -180,8 +185,9 @@ async function measureVigil(template: Buffer, seqAt: number): Promise<Measured> 
       c = next;
     }
     const cpu = process.cpuUsage(cpu0);
+    const elu = eventLoopUtilization(elu0);
     const stored = c.stored! - before.stored!;
-    return { ...run, stored, shed: c.shed! - before.shed!, storedMs: Math.max(run.handledMs, run.handledMs + (storedAt - t1)), cpuS: (cpu.user + cpu.system) / 1e6 };
+    return { ...run, mainBusy: elu.utilization, stored, shed: c.shed! - before.shed!, storedMs: Math.max(run.handledMs, run.handledMs + (storedAt - t1)), cpuS: (cpu.user + cpu.system) / 1e6 };
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -280,7 +286,7 @@ async function main(): Promise<void> {
     const vStored = rate(v.stored!, v.storedMs!);
     const dRate = rate(d.handled, d.handledMs);
     console.log(`round ${round}:`);
-    console.log(`  (a) Vigil:     received ${fmt(v.handled)}/${fmt(v.sent)} at ${fmt(rate(v.handled, v.handledMs))} traps/s; stored ${fmt(v.stored!)} (shed ${v.shed}) at ${fmt(vStored)} traps/s; lost ${fmt(v.sent - v.handled)}; CPU ${v.cpuS.toFixed(1)} s (${Math.round((v.cpuS / Math.max(1, v.handled)) * 1e6)} µs/trap; this process: server + polling)`);
+    console.log(`  (a) Vigil:     received ${fmt(v.handled)}/${fmt(v.sent)} at ${fmt(rate(v.handled, v.handledMs))} traps/s; stored ${fmt(v.stored!)} (shed ${v.shed}) at ${fmt(vStored)} traps/s; lost ${fmt(v.sent - v.handled)}; CPU ${v.cpuS.toFixed(1)} s (${Math.round((v.cpuS / Math.max(1, v.handled)) * 1e6)} µs/trap; this process: server + its event-log writer thread + polling); main thread busy ${Math.round(v.mainBusy! * 100)}%`);
     console.log(`  (b) snmptrapd: written ${fmt(d.handled)}/${fmt(d.sent)} at ${fmt(dRate)} traps/s; lost ${fmt(d.sent - d.handled)}; CPU ${d.cpuS.toFixed(1)} s (${Math.round((d.cpuS / Math.max(1, d.handled)) * 1e6)} µs/trap)`);
     console.log(`  ratio Vigil stored / snmptrapd written: ${(vStored / dRate).toFixed(2)} (goal >= 1): ${vStored >= dRate ? 'MET' : 'MISS'}`);
     const r = await measureReceiverAlone(template, seqAt);

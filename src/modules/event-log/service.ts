@@ -42,7 +42,7 @@ const BATCH_MAX = 5000;
  * of the table and its indexes, so a commit per datagram would cost more than the rows. A
  * record that arrives after a quiet spell is written at once.
  */
-const MIN_COMMIT_INTERVAL_MS = 5;
+const MIN_COMMIT_INTERVAL_MS = 25;
 const SCAN_BATCH = 2000;
 /** A filtered (or access-restricted) query reads at most this many records for one page. */
 export const MAX_FILTER_SCAN = 1_000_000;

@@ -1,8 +1,18 @@
-import type Database from 'better-sqlite3';
+// The event log in its own SQLite file, events.db: written by a thread of its own
+// (event-log-writer.ts), read here on a connection of the main thread (WAL: readers never wait
+// for the writer). A file of its own also keeps the event log's churn (thousands of inserts a
+// second, retention deletes) from contending with the main database's write lock.
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import type { EventLogQuery, EventLogStore, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
+import type { WriterReply, WriterRequest } from './event-log-writer.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
+import { migrate, readMigrations } from './migrator.js';
 import { statementCache } from './statement-cache.js';
-import type { WriteGate } from './write-gate.js';
+
+export const EVENT_LOG_FILE = 'events.db';
+const MIGRATIONS_DIR = new URL('./event-log-migrations/', import.meta.url);
 
 interface Row {
   id: number;
@@ -37,39 +47,70 @@ const sortValues = (r: StoredEventRecord, key: EventSortKey): unknown[] =>
 
 const LAYOUT: JsonColumnLayout = { column: 'record', columns: { agentId: 'agent_id' }, arraysPossible: true };
 
-export function createSqliteEventLogStore(db: Database.Database, gate: WriteGate): EventLogStore {
-  // Rows go in 50 to a statement: a third less time per row than one statement each.
-  const ROWS = 50;
-  const columns = 'INSERT INTO event_log (ts, type, agent_id, entity_id, entity_type, entity_name, record) VALUES ';
-  const one = '(?, ?, ?, ?, ?, ?, ?)';
-  const insertOne = db.prepare(columns + one);
-  const insertMany = db.prepare(columns + Array(ROWS).fill(one).join(', '));
-  const argsOf = (r: NewEventRecord, into: unknown[]) => {
-    into.push(r.timestamp, r.type, r.agentId, r.entity ? Number(r.entity.entityId) : null, r.entity?.entityType ?? null,
-      r.entity?.entityName ?? null, JSON.stringify({ payload: r.payload }));
+/** The writer thread, loaded through tsx when the sources run untranspiled (npm start, tests). */
+function startWriter(file: string): Worker {
+  const url = new URL(`./event-log-writer${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  if (url.pathname.endsWith('.js')) return new Worker(url, { workerData: { file } });
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: { file } });
+}
+
+export function createSqliteEventLogStore(dataDir: string): EventLogStore & { close(): Promise<void> } {
+  const file = join(dataDir, EVENT_LOG_FILE);
+  // The schema is made here, before the writer starts and before any read is prepared.
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, readMigrations(MIGRATIONS_DIR.pathname));
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const writer = startWriter(file);
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (n: number) => void; reject: (err: Error) => void }>();
+  let failure: Error | undefined;
+  const failAll = (err: Error) => {
+    failure ??= err;
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
   };
-  const insertAll = db.transaction((records: readonly NewEventRecord[]) => {
-    let i = 0;
-    for (; i + ROWS <= records.length; i += ROWS) {
-      const args: unknown[] = [];
-      for (let j = i; j < i + ROWS; j++) argsOf(records[j]!, args);
-      insertMany.run(...args);
-    }
-    for (; i < records.length; i++) {
-      const args: unknown[] = [];
-      argsOf(records[i]!, args);
-      insertOne.run(...args);
-    }
+  writer.on('message', (reply: WriterReply) => {
+    const w = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (waiting.size === 0) writer.unref();
+    if (reply.ok) w?.resolve(reply.result);
+    else w?.reject(new Error(reply.error));
   });
-  const latest = db.prepare(`SELECT e.* FROM event_log e
-    JOIN (SELECT entity_id, max(id) AS id FROM event_log WHERE entity_id IS NOT NULL GROUP BY entity_id) m ON m.id = e.id`);
+  writer.on('error', (err) => failAll(err));
+  writer.on('exit', () => failAll(new Error('the event log writer has stopped')));
+  // The writer keeps the process alive only while a write is waiting for its answer.
+  writer.unref();
+
+  type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
+  const request = (req: Unnumbered<WriterRequest>): Promise<number> => {
+    if (failure) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      if (waiting.size === 0) writer.ref();
+      waiting.set(id, { resolve, reject });
+      writer.postMessage({ ...req, id });
+    });
+  };
+
+  const latest = db.prepare('SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id');
   const range = db.prepare('SELECT min(id) AS min, max(id) AS max FROM event_log');
-  const deleteOld = db.prepare('DELETE FROM event_log WHERE ts < ?');
-  const deleteBelow = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE id < ? ORDER BY id LIMIT ?)');
   const prepare = statementCache(db);
+  let closing: Promise<void> | undefined;
 
   return {
-    append: (records) => gate.run(() => void (records.length && insertAll(records))),
+    async append(records: readonly NewEventRecord[]) {
+      if (records.length === 0) return;
+      const rows = records.map((r) => [r.timestamp, r.type, r.agentId, r.entity ? Number(r.entity.entityId) : null, r.entity?.entityType ?? null,
+        r.entity?.entityName ?? null, JSON.stringify({ payload: r.payload })]);
+      await request({ op: 'append', rows });
+    },
 
     async find(q: EventLogQuery) {
       const where: string[] = [];
@@ -97,7 +138,14 @@ export function createSqliteEventLogStore(db: Database.Database, gate: WriteGate
       return r.min === null || r.max === null ? undefined : { min: r.min, max: r.max };
     },
 
-    deleteOlderThan: (timestamp) => gate.run(() => deleteOld.run(timestamp).changes),
-    deleteBelowId: (id, limit) => gate.run(() => deleteBelow.run(id, limit).changes),
+    deleteOlderThan: (timestamp) => request({ op: 'deleteOlderThan', timestamp }),
+    deleteBelowId: (below, limit) => request({ op: 'deleteBelowId', below, limit }),
+
+    close: () =>
+      (closing ??= (async () => {
+        if (!failure) await request({ op: 'close' }).catch(() => undefined);
+        await writer.terminate();
+        db.close();
+      })()),
   };
 }

@@ -32,6 +32,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     throw err;
   }
   const gate = new WriteGate();
+  const eventLog = createSqliteEventLogStore(dataDir);
   return {
     dialect: 'sqlite',
     users: createSqliteUsersStore(db, gate),
@@ -41,14 +42,16 @@ export function openSqliteStorage(dataDir: string): Storage {
     history: createSqliteHistoryStore(db, gate),
     incidents: createSqliteIncidentsStore(db, gate),
     triggerRuns: createSqliteTriggerRunsStore(db, gate),
-    eventLog: createSqliteEventLogStore(db, gate),
+    eventLog,
     // Through the gate: a long write in progress finishes (commits) before the database closes.
-    close: () =>
-      gate.run(() => {
+    close: async () => {
+      await eventLog.close();
+      await gate.run(() => {
         if (db.open) {
           db.pragma('wal_checkpoint(TRUNCATE)');
           db.close();
         }
-      }),
+      });
+    },
   };
 }

@@ -1,0 +1,71 @@
+// The event log's writer thread: owns the write connection to events.db and runs the writes
+// the main thread sends it (appends, retention deletes), one at a time, answering each with
+// its result. Inserting and committing thousands of records a second is the heaviest part
+// of taking traps and MQTT messages; here it runs beside the main thread, on the other core.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+export type WriterRequest =
+  | { id: number; op: 'append'; rows: unknown[][] }
+  | { id: number; op: 'deleteOlderThan'; timestamp: number }
+  | { id: number; op: 'deleteBelowId'; below: number; limit: number }
+  | { id: number; op: 'close' };
+
+export type WriterReply = { id: number; ok: true; result: number } | { id: number; ok: false; error: string };
+
+/** Rows go in 50 to a statement: a third less time per row than one statement each. */
+const ROWS = 50;
+const COLUMNS = 'INSERT INTO event_log (ts, type, agent_id, entity_id, entity_type, entity_name, record) VALUES ';
+const ONE = '(?, ?, ?, ?, ?, ?, ?)';
+
+function serve(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const insertOne = db.prepare(COLUMNS + ONE);
+  const insertMany = db.prepare(COLUMNS + Array(ROWS).fill(ONE).join(', '));
+  const maxId = db.prepare('SELECT coalesce(max(id), 0) AS id FROM event_log').pluck();
+  const noteLatest = db.prepare(`INSERT INTO event_latest (entity_id, event_id)
+    SELECT entity_id, max(id) FROM event_log WHERE id > ? AND entity_id IS NOT NULL GROUP BY entity_id
+    ON CONFLICT (entity_id) DO UPDATE SET event_id = excluded.event_id`);
+  const insertAll = db.transaction((rows: unknown[][]) => {
+    const before = maxId.get() as number;
+    let i = 0;
+    for (; i + ROWS <= rows.length; i += ROWS) insertMany.run(...rows.slice(i, i + ROWS).flat());
+    for (; i < rows.length; i++) insertOne.run(...rows[i]!);
+    // Only this batch's rows (a rowid range) are read.
+    noteLatest.run(before);
+    return rows.length;
+  });
+  const deleteOld = db.prepare('DELETE FROM event_log WHERE ts < ?');
+  const deleteBelow = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE id < ? ORDER BY id LIMIT ?)');
+
+  const run = (req: WriterRequest): number => {
+    switch (req.op) {
+      case 'append':
+        return insertAll(req.rows);
+      case 'deleteOlderThan':
+        return deleteOld.run(req.timestamp).changes;
+      case 'deleteBelowId':
+        return deleteBelow.run(req.below, req.limit).changes;
+      case 'close':
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        db.close();
+        return 0;
+    }
+  };
+
+  parentPort!.on('message', (req: WriterRequest) => {
+    let reply: WriterReply;
+    try {
+      reply = { id: req.id, ok: true, result: run(req) };
+    } catch (err) {
+      reply = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    parentPort!.postMessage(reply);
+    if (req.op === 'close') parentPort!.close();
+  });
+}
+
+if (parentPort) serve((workerData as { file: string }).file);
