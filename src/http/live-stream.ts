@@ -5,6 +5,7 @@
 //
 // A slow client is not allowed to make the server buffer without bound: past a high-water
 // mark its stream is closed, and it reconnects with its last id.
+import { accountChanged } from '../modules/users/account-changed.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 import type { Api } from './api-types.js';
@@ -34,19 +35,6 @@ interface Client {
   res: ServerResponse;
   principal: Principal;
   types: ReadonlySet<string>;
-}
-
-/**
- * True when the caller's account changed in a way that may change what they may see or
- * whether they may be signed in at all: the stream then ends, and the client reconnects (with
- * its last id, losing nothing) and is authenticated afresh.
- */
-function accountChanged(before: UserRecord, now: UserRecord | undefined, clock: number): boolean {
-  if (!now) return true;
-  return now.authVersion !== before.authVersion || now.status !== before.status || now.isAdmin !== before.isAdmin
-    || (now.activeTo !== null && now.activeTo <= clock)
-    || JSON.stringify(now.permissions) !== JSON.stringify(before.permissions)
-    || JSON.stringify(now.objectPermissions) !== JSON.stringify(before.objectPermissions);
 }
 
 export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth'> }): void {

@@ -24,6 +24,8 @@ export async function startListeners(config: Readonly<Config>, services: Service
     events: services.events,
     logger,
     settings: config.mqtt,
+    jsonMaxDepth: config.http.jsonMaxDepth,
+    users: services.users,
   };
   let broker: MqttBroker | undefined;
   let external: ExternalMqtt | undefined;

@@ -15,7 +15,7 @@ import type { Config } from '../../config.js';
 import { plainAddress, trapPayload, type RawNotification } from '../../core/events/trap-payload.js';
 import type { EventIntake } from '../event-intake.js';
 import { guardedDgram } from './guarded-dgram.js';
-import { createLogThrottle } from './log-throttle.js';
+import { createLogThrottle } from '../log-throttle.js';
 
 export interface TrapReceiverOptions {
   port: number;

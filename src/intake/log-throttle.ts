@@ -1,6 +1,6 @@
-// A sender of garbage can send thousands of datagrams a second; one warning per kind of fault
-// per interval says what is happening without flooding the log. The next line tells how many
-// were not logged in between (they are all in the counters).
+// A sender of garbage (UDP datagrams, MQTT messages) can send thousands a second; one warning
+// per kind of fault per interval says what is happening without flooding the log. The next
+// line tells how many were not logged in between (they are all in the counters).
 import type { Logger } from 'pino';
 
 export type ThrottledLog = (kind: string, fields: Record<string, unknown>, message: string) => void;
