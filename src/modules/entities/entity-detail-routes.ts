@@ -31,6 +31,12 @@ export const AuditRecordSchema = Type.Object({
   after: Type.Unknown(),
 });
 
+/** What conditions see of the entity's latest event (core/events/event-values.ts). */
+const EVENT_FIELDS = 'Conditions test the latest measurements by metric name and the latest event about the entity (an SNMP trap from its `ip`/`host`, '
+  + 'an MQTT message on `objects/<id>/...`) by names under `event.`: event.type (snmp-trap | mqtt-message), event.timestamp, event.agentId; '
+  + 'traps: event.trapOid, event.text, event.senderAddress, event.bindings.<oid>; MQTT: event.topic, event.clientId, event.message (text) '
+  + 'or event.message.<path> (JSON, flattened). Example: {"event.trapOid": {"_eq": "1.3.6.1.6.3.1.1.5.3"}} holds while the latest event is a linkDown trap.';
+
 const SETTINGS: Array<{ path: string; kind: SettingKind; summary: string }> = [
   { path: 'state-conditions', kind: 'stateConditions', summary: 'state conditions: ordered [{condition, state, description}], first match wins' },
   { path: 'incident-conditions', kind: 'incidentConditions', summary: 'incident conditions: [{id, condition, clearCondition, text, state (incident level)}]' },
@@ -83,7 +89,8 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
         schema: {
           tags,
           summary: `Replace the entity's ${setting.summary}`,
-          description: 'Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links).',
+          description: 'Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links).'
+            + (setting.kind === 'stateTriggers' ? '' : ` ${EVENT_FIELDS}`),
           params: IdParams,
           body: Type.Array(Type.Unknown(), { maxItems: 1000 }),
           response: { 200: Type.Array(Type.Unknown()) },
