@@ -7,11 +7,12 @@
 //   npm run bench:mqtt            MESSAGES=100000 PUBLISHERS=4 WINDOW=500 QOS=1,0 (defaults)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect, createServer } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import mqtt from 'mqtt';
+import { freeTcpPort } from '../test/helpers/ports.js';
 import { children, memoryOf, stopServer } from './lib/child-server.js';
 import { AUTH, PASSWORD, envInt, root } from './lib/entity-seed.js';
 
@@ -22,17 +23,6 @@ const WINDOW = Math.max(1, envInt('WINDOW', 500));
 const QOS_LEVELS = (process.env.QOS ?? '1,0').split(',').map((q) => Number(q.trim()) as 0 | 1);
 const GOAL_RATIO = 0.5;
 const dirs: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, what: string): Promise<void> {
   const end = Date.now() + 60_000;
@@ -112,7 +102,7 @@ interface RunResult {
 async function vigilRun(qos: 0 | 1): Promise<RunResult & { shed: number; rssMb: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-mqtt-bench-'));
   dirs.push(dir);
-  const mqttPort = await freePort();
+  const mqttPort = await freeTcpPort();
   const server = await startVigil(dir, mqttPort);
   try {
     const clients = await publishers(mqttPort, { username: 'admin', password: PASSWORD });
@@ -142,7 +132,7 @@ async function vigilRun(qos: 0 | 1): Promise<RunResult & { shed: number; rssMb: 
 async function mosquittoRun(qos: 0 | 1): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-mosquitto-bench-'));
   dirs.push(dir);
-  const port = await freePort();
+  const port = await freeTcpPort();
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\nmax_inflight_messages 0\n`);
   const broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });

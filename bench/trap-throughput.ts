@@ -30,6 +30,7 @@ import { startServer } from '../src/main.js';
 import type { EventIntake } from '../src/intake/event-intake.js';
 import { startTrapReceiver } from '../src/intake/snmp/trap-receiver.js';
 import { envInt } from './lib/entity-seed.js';
+import { freeUdpPort } from '../test/helpers/ports.js';
 
 const TRAPS = envInt('TRAPS', 100_000);
 const WINDOW = envInt('WINDOW', 4_000);
@@ -255,14 +256,6 @@ function safeRead(path: string): string {
   } catch {
     return '';
   }
-}
-
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(r));
-  return port;
 }
 
 const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));

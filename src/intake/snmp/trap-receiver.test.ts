@@ -7,19 +7,12 @@ import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import snmp from 'net-snmp';
 import pino from 'pino';
+import { freeUdpPort } from '../../../test/helpers/ports.js';
 import type { EventIntake, IncomingEvent } from '../event-intake.js';
 import { netSnmpUser, refusalKind, startTrapReceiver, type TrapReceiver } from './trap-receiver.js';
 
 const logger = pino({ level: 'silent' });
 const settings = { communities: ['public'], users: [] };
-
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(r));
-  return port;
-}
 
 function fakeIntake(opts: { stored?: boolean; throws?: boolean } = {}) {
   const accepted: IncomingEvent[] = [];

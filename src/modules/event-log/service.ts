@@ -3,6 +3,7 @@
 // few transactions, not one each. Beyond `queueLimit` waiting records, new ones are shed:
 // counted and logged, never dropped silently. Retention by age and by count.
 import type { Logger } from 'pino';
+import { scanPage } from '../../core/scan-page.js';
 import { compileFilterParam } from '../../http/filter-param.js';
 import type { IncomingEvent } from '../../intake/event-intake.js';
 import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
@@ -202,23 +203,15 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       if (!filter && actor.visibility.all) {
         out = (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);
       } else {
-        let toSkip = input.skip;
-        let after: StoredEventRecord | undefined;
-        scan: for (let scanned = 0; scanned < MAX_FILTER_SCAN; ) {
-          const batch = await store.find({ ...base, limit: SCAN_BATCH, after });
-          for (const rec of batch) {
-            if (!visibleTo(actor, rec)) continue;
+        out = await scanPage<StoredEventRecord, EventRecordView>({
+          fetch: (after, limit) => store.find({ ...base, limit, after }),
+          keep: (rec) => {
+            if (!visibleTo(actor, rec)) return undefined;
             const v = view(rec);
-            if (filter && !filter.matches(v)) continue;
-            if (toSkip > 0) toSkip--;
-            else if (out.push(v) >= input.limit) break scan;
-          }
-          if (batch.length < SCAN_BATCH) break;
-          scanned += batch.length;
-          after = batch[batch.length - 1];
-          // The embedded store answers synchronously: let other requests run between batches.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+            return !filter || filter.matches(v) ? v : undefined;
+          },
+          skip: input.skip, limit: input.limit, batchSize: SCAN_BATCH, maxScan: MAX_FILTER_SCAN,
+        });
       }
       return input.inverse ? out.reverse() : out;
     },

@@ -2,6 +2,7 @@
 // deleted entity's incidents only to users who see everything). A page is one index range
 // scan when nothing needs testing in JS; with a filter or a restricted caller, rows are read in
 // keyset batches in the asked order until the page is full (or MAX_SCAN rows were read).
+import { scanPage } from '../../core/scan-page.js';
 import { notFound } from '../../http/errors.js';
 import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
@@ -53,25 +54,15 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
     if (paging.limit === 0) return [];
     const query = { ...base, conditions: filter?.conditions };
     if (!filter && actor.visibility.all) return (await store.find({ ...query, limit: paging.limit, skip: paging.skip })).map(incidentView);
-    const out: IncidentView[] = [];
-    let toSkip = paging.skip;
-    let after: IncidentRow | undefined;
-    for (let scanned = 0; scanned < MAX_SCAN; ) {
-      const batch = await store.find({ ...query, limit: SCAN_BATCH, after });
-      for (const row of batch) {
-        if (!visible(actor, row)) continue;
+    return scanPage<IncidentRow, IncidentView>({
+      fetch: (after, limit) => store.find({ ...query, limit, after }),
+      keep: (row) => {
+        if (!visible(actor, row)) return undefined;
         const view = incidentView(row);
-        if (filter && !filter.matches(view)) continue;
-        if (toSkip > 0) toSkip--;
-        else if (out.push(view) >= paging.limit) return out;
-      }
-      if (batch.length < SCAN_BATCH) break;
-      scanned += batch.length;
-      after = batch[batch.length - 1];
-      // The embedded store answers synchronously: let other requests run between batches.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return out;
+        return !filter || filter.matches(view) ? view : undefined;
+      },
+      skip: paging.skip, limit: paging.limit, batchSize: SCAN_BATCH, maxScan: MAX_SCAN,
+    });
   }
 
   return {

@@ -2,6 +2,7 @@
 // written in batches so that a burst of failed sign-ins costs one transaction, not hundreds.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { scanPage } from '../../core/scan-page.js';
 import { TtlCache } from '../../core/ttl-cache.js';
 import { compileFilterParam } from '../../http/filter-param.js';
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../../storage/types.js';
@@ -113,24 +114,14 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
       const base = { from: input.from, to: input.to, userId: input.userId, conditions: filter?.conditions };
       if (input.limit === 0) return [];
       if (!filter) return (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);
-      const out: SecurityLogView[] = [];
-      let toSkip = input.skip;
-      let before: StoredSecurityEvent | undefined;
-      for (let scanned = 0; scanned < MAX_FILTER_SCAN; ) {
-        const batch = await store.find({ ...base, limit: SCAN_BATCH, before: before && { timestamp: before.timestamp, id: before.id } });
-        for (const rec of batch) {
+      return scanPage<StoredSecurityEvent, SecurityLogView>({
+        fetch: (before, limit) => store.find({ ...base, limit, before: before && { timestamp: before.timestamp, id: before.id } }),
+        keep: (rec) => {
           const v = view(rec);
-          if (!filter.matches(v)) continue;
-          if (toSkip > 0) toSkip--;
-          else if (out.push(v) >= input.limit) return out;
-        }
-        if (batch.length < SCAN_BATCH) break;
-        scanned += batch.length;
-        before = batch[batch.length - 1];
-        // The embedded store answers synchronously: let other requests run between batches.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return out;
+          return filter.matches(v) ? v : undefined;
+        },
+        skip: input.skip, limit: input.limit, batchSize: SCAN_BATCH, maxScan: MAX_FILTER_SCAN,
+      });
     },
 
     async purgeExpired(): Promise<number> {

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { scanPage } from './scan-page.js';
+
+const numbers = Array.from({ length: 100 }, (_, i) => i);
+const fetchFrom = (list: number[], reads: number[]) => async (after: number | undefined, limit: number) => {
+  const start = after === undefined ? 0 : list.indexOf(after) + 1;
+  const batch = list.slice(start, start + limit);
+  reads.push(batch.length);
+  return batch;
+};
+
+describe('scanPage', () => {
+  it('skips and limits over what is kept, across batches', async () => {
+    const reads: number[] = [];
+    const page = await scanPage({ fetch: fetchFrom(numbers, reads), keep: (n) => (n % 3 === 0 ? `#${n}` : undefined), skip: 4, limit: 5, batchSize: 10, maxScan: 1000 });
+    assert.deepEqual(page, ['#12', '#15', '#18', '#21', '#24']);
+    assert.deepEqual(reads, [10, 10, 10]);
+  });
+
+  it('stops at the end of the list and after maxScan records', async () => {
+    assert.deepEqual(await scanPage({ fetch: fetchFrom(numbers, []), keep: (n) => (n > 97 ? n : undefined), skip: 0, limit: 10, batchSize: 7, maxScan: 1000 }), [98, 99]);
+    const reads: number[] = [];
+    assert.deepEqual(await scanPage({ fetch: fetchFrom(numbers, reads), keep: (n) => (n > 97 ? n : undefined), skip: 0, limit: 10, batchSize: 10, maxScan: 30 }), []);
+    assert.equal(reads.reduce((a, b) => a + b, 0), 30);
+  });
+
+  it('answers nothing for limit 0 without reading', async () => {
+    const reads: number[] = [];
+    assert.deepEqual(await scanPage({ fetch: fetchFrom(numbers, reads), keep: (n) => n, skip: 0, limit: 0, batchSize: 10, maxScan: 100 }), []);
+    assert.deepEqual(reads, []);
+  });
+});
