@@ -152,7 +152,7 @@ const DEFAULTS: Config = {
   incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000 },
   mqtt: { maxPayloadBytes: 256 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
   snmp: { communities: ['public'], users: [] },
-  eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 200_000 },
+  eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
 };
 
