@@ -150,7 +150,7 @@ const DEFAULTS: Config = {
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
   incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000 },
-  mqtt: { maxPayloadBytes: 256 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
+  mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },

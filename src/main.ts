@@ -57,7 +57,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   try {
     listeners = await startListeners(config, services, logger);
   } catch (err) {
+    // A port already taken, say: nothing may stay open (the event log's writer thread would
+    // keep the process alive).
     await app.close();
+    await services.data.intake.stop();
+    await services.data.engine.stop();
+    await storage.close();
     throw err;
   }
   const started = listeners;

@@ -200,6 +200,23 @@ describe('MQTT and objectPermissions', () => {
     assert.equal(c.connected, true);
   });
 
+  it('seeing an object is not enough to speak for it: a message on the root object\'s topic is refused', async () => {
+    const c = await connect('dana', 'dana-pass');
+    // The root is readable by everyone (it is every object's ancestor), changeable only by some.
+    await c.publishAsync('objects/1/alarm', 'spoofed', { qos: 1 });
+    await c.publishAsync(`objects/${mine}/alarm`, 'mine', { qos: 1 });
+    assert.equal((await events({ 'payload.topic': `objects/${mine}/alarm` })).length, 1);
+    assert.deepEqual(await events({ 'payload.topic': 'objects/1/alarm' }), []);
+  });
+
+  it('$SYS (which names every client) is for users who see everything', async () => {
+    const dana = await connect('dana', 'dana-pass');
+    // mqtt.js rejects a subscription the broker refused (SUBACK 0x80).
+    await assert.rejects(dana.subscribeAsync('$SYS/#', { qos: 0 }), /Subscribe error/);
+    const admin = await asAdmin();
+    assert.notEqual((await admin.subscribeAsync('$SYS/#', { qos: 0 }))[0]!.qos, 128);
+  });
+
   it('a subscribed user does not receive messages about objects they cannot see', async () => {
     const dana = await connect('dana', 'dana-pass');
     const got: string[] = [];
@@ -210,6 +227,22 @@ describe('MQTT and objectPermissions', () => {
     await a.publishAsync(`objects/${mine}/alarm`, 'visible', { qos: 1 });
     await until('the visible message arrives', async () => got, (l) => l.includes(`objects/${mine}/alarm`));
     assert.equal(got.includes(`objects/${hidden}/alarm`), false);
+  });
+});
+
+describe('MQTT sessions', () => {
+  it('a client asking for a persistent session gets a clean one (the broker keeps no offline queues)', async () => {
+    const first = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: ADMIN.login, password: ADMIN.password, clientId: 'persistent-1', clean: false, reconnectPeriod: 0 });
+    clients.push(first);
+    await first.subscribeAsync('offline/#', { qos: 1 });
+    await first.endAsync();
+    const second = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: ADMIN.login, password: ADMIN.password, clientId: 'persistent-1', clean: false, reconnectPeriod: 0 });
+    clients.push(second);
+    const connack = await new Promise<boolean | undefined>((resolve) => {
+      // mqtt.js keeps the last CONNACK's sessionPresent on the client.
+      resolve((second as unknown as { connackPacket?: { sessionPresent?: boolean } }).connackPacket?.sessionPresent);
+    });
+    assert.equal(connack ?? false, false);
   });
 });
 

@@ -39,7 +39,8 @@ export interface EventLogStore {
   latestPerEntity(): Promise<StoredEventRecord[]>;
   /** Lowest and highest id present (undefined when empty). */
   idRange(): Promise<{ min: number; max: number } | undefined>;
-  deleteOlderThan(timestamp: number): Promise<number>;
+  /** Deletes records older than `timestamp`, at most `limit` of them (oldest first). */
+  deleteOlderThan(timestamp: number, limit: number): Promise<number>;
   /** Deletes records with ids below `id`, at most `limit` of them. */
   deleteBelowId(id: number, limit: number): Promise<number>;
 }

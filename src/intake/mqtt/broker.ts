@@ -64,6 +64,9 @@ export interface MqttBroker {
 export const DEFAULT_JSON_MAX_DEPTH = 64;
 /** How often connected clients' accounts are looked at (a blocked user is cut off within this). */
 export const ACCOUNT_CHECK_MS = 5_000;
+/** Retained messages kept at most (topics), and their total size. */
+export const MAX_RETAINED = 10_000;
+export const MAX_RETAINED_BYTES = 64 * 1024 * 1024;
 
 /**
  * Room beyond mqtt.maxPayloadBytes for the topic and headers: a packet up to this much larger
@@ -98,7 +101,7 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
   /** Signed-in clients, for the account check. */
   const signedIn = new Set<Client>();
   const sockets = new Set<Socket>();
-  const counts = { accountChanged: 0, connections: 0, signIns: 0, connectRefused: 0, reservedTopic: 0, packetTooLarge: 0, shedDisconnects: 0, clientErrors: 0, connectionErrors: 0 };
+  const counts = { accountChanged: 0, persistentRefused: 0, retainRefused: 0, connections: 0, signIns: 0, connectRefused: 0, reservedTopic: 0, packetTooLarge: 0, shedDisconnects: 0, clientErrors: 0, connectionErrors: 0 };
   const maxPacketBytes = options.settings.maxPayloadBytes + PACKET_SLACK_BYTES;
   let packetLimitWarned = false;
   let agentId = `mqtt-broker@${hostname()}:${options.port}`;
@@ -135,9 +138,38 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     if (--inFlight === 0) idle?.();
   };
 
+  // Retained messages live in the broker's memory: bounded in count and bytes.
+  const retained = new Map<string, number>();
+  let retainedBytes = 0;
+  function retainAllowed(topic: string, size: number): boolean {
+    const before = retained.get(topic) ?? 0;
+    if (size === 0) {
+      // An empty retained message clears the topic's.
+      retained.delete(topic);
+      retainedBytes -= before;
+      return true;
+    }
+    if ((before === 0 && retained.size >= MAX_RETAINED) || retainedBytes - before + size > MAX_RETAINED_BYTES) return false;
+    retained.set(topic, size);
+    retainedBytes += size - before;
+    return true;
+  }
+
   const broker = await Aedes.createBroker({
     drainTimeout: 30_000,
     connectTimeout: 10_000,
+
+    // Sessions are not kept for clients that go away: the broker holds them in memory, and a
+    // client subscribed to '#' that never comes back would have every later message queued
+    // for it for ever. A client asking for a persistent session gets a clean one (CONNACK
+    // sessionPresent false, which MQTT clients handle by subscribing again).
+    preConnect(_client, packet, callback) {
+      if (packet.clean === false) {
+        counts.persistentRefused++;
+        packet.clean = true;
+      }
+      callback(null, true);
+    },
 
     authenticate(client, username, password, done) {
       const conn = client.conn as Socket;
@@ -151,7 +183,12 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
           return Object.assign(new Error(result.message), { returnCode: result.refused });
         }
         sessions.set(client, { principal: result.principal, actor: actorOf(result.principal), version: catalog.graph.version });
-        signedIn.add(client);
+        // On the socket, not clientDisconnect: a client that closes while its sign-in is still
+        // being checked is never registered by aedes, so that event never comes for it.
+        if (!conn.destroyed) {
+          signedIn.add(client);
+          conn.once('close', () => signedIn.delete(client));
+        }
         counts.signIns++;
         return null;
       }).catch((err: unknown) => {
@@ -177,6 +214,12 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       const actor = actorFor(client);
       if (!session || !actor) return done(new Error('not signed in'));
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      if (packet.retain && !retainAllowed(packet.topic, payload.byteLength)) {
+        // Delivered and recorded, but not kept for later subscribers.
+        counts.retainRefused++;
+        warn('retain-refused', { topic: packet.topic, clientId: client.id }, 'MQTT retained message not kept: the broker\'s retained store is full');
+        packet.retain = false;
+      }
       inFlight++;
       handler.handle({
         topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login,
@@ -194,8 +237,11 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       }).catch((err: unknown) => log.error({ err }, 'MQTT authorizePublish hook failed'));
     },
 
-    authorizeSubscribe(_client, sub, done) {
-      done(null, sub.topic.startsWith(DROPPED_TOPIC) ? null : sub);
+    authorizeSubscribe(client, sub, done) {
+      if (sub.topic.startsWith(DROPPED_TOPIC)) return done(null, null);
+      // $SYS names every connected client: only for users who see everything.
+      if (sub.topic.startsWith('$SYS') && !actorFor(client)?.visibility.all) return done(null, null);
+      done(null, sub);
     },
 
     authorizeForward(client, packet): AedesPublishPacket | null {
@@ -210,7 +256,6 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     },
   });
 
-  broker.on('clientDisconnect', (client) => void signedIn.delete(client));
   const clock = options.clock ?? Date.now;
   const checkAccounts = async () => {
     for (const client of [...signedIn]) {

@@ -5,7 +5,7 @@
 // stored, so a QoS 1/2 acknowledgement sent after it is a promise kept across a restart.
 import type { Logger } from 'pino';
 import { AppError } from '../../http/errors.js';
-import { canChange, canSee, type EntityActor } from '../../modules/catalog/access.js';
+import { canChange, type EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
 import type { StatService } from '../../modules/history/stat-service.js';
 import type { EventIntake } from '../event-intake.js';
@@ -70,10 +70,10 @@ export function createMessageHandler({ catalog, stat, events, logger, maxPayload
     counts.messages++;
     const topic = entityTopic(msg.topic);
     const entity = topic && entityOf(topic);
-    // Measurements need the right to change the entity, as over HTTP; any other message about
-    // an entity needs the right to see it, so nobody speaks on the topics of entities hidden
-    // from them (subscribers who can see it would take the message for the device's own).
-    if (topic && (topic.isStat ? !entity || !canChange(actor, entity) : entity && !canSee(actor, entity))) {
+    // Measurements need the right to change the entity, as over HTTP; so does any other message
+    // on an entity's topic: it becomes that entity's latest event, which its conditions test
+    // (a user who may only see an object, the root for instance, must not raise its incidents).
+    if (topic && (topic.isStat ? !entity || !canChange(actor, entity) : entity && !canChange(actor, entity))) {
       counts.refused++;
       warn('refused', { topic: msg.topic, clientId: msg.clientId, login: msg.login }, 'MQTT message refused: no such entity, or outside the client\'s objectPermissions');
       return 'refused';

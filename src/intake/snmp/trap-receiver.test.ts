@@ -111,6 +111,21 @@ describe('startTrapReceiver', () => {
     });
   });
 
+  it('a wrong community is logged without the community itself (it is a password)', async () => {
+    const lines: string[] = [];
+    const capture = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const fake = fakeIntake();
+    const r = await startTrapReceiver({ port: await freeUdpPort(), host: '127.0.0.1', settings, events: fake.intake, logger: capture });
+    try {
+      await sendTrap(r.port, 'S3cr3t-Typo');
+      await until('counted', () => r.counters().badCommunity === 1);
+      assert.ok(lines.length >= 1, 'the refusal is logged');
+      assert.equal(lines.some((l) => l.includes('S3cr3t-Typo')), false, lines.join(''));
+    } finally {
+      await r.stop();
+    }
+  });
+
   it('an intake that throws at once is counted as failed too', async () => {
     const fake = fakeIntake();
     (fake.intake as { entityForAddress: unknown }).entityForAddress = () => {

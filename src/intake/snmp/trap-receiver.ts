@@ -180,7 +180,9 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
         const kind = refusalKind(error);
         if (kind === 'socketErrors' && startError) return startError(error);
         const inner = error.error instanceof Error ? error.error.message : undefined;
-        refuse(kind, error.rinfo, { reason: error.message, ...(inner ? { cause: inner } : {}) });
+        // net-snmp's message for an unknown community quotes it: a community is a password
+        // (often a typo of the right one), and is not written to the log.
+        refuse(kind, error.rinfo, kind === 'badCommunity' ? {} : { reason: error.message, ...(inner ? { cause: inner } : {}) });
         return;
       }
       if (notification) take(notification);

@@ -20,7 +20,8 @@ import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { EventBus, StateReason } from '../live/event-bus.js';
 import type { StatItem } from '../../intake/stat-intake.js';
 import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
-import { eventValues, type EventFacts } from '../../core/events/event-values.js';
+import type { EventFacts } from '../../core/events/event-values.js';
+import { LatestEvents } from './latest-events.js';
 
 interface Own {
   auto: number;
@@ -73,7 +74,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
   /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
-  const latestEvents = new Map<string, { event: EventFacts; values?: Record<string, Scalar> }>();
+  const latestEvents = new LatestEvents();
   /** Entities with a new event since the last event pass; one pass serves a burst of them. */
   let eventIds = new Set<string>();
   let eventPass: Promise<void> | undefined;
@@ -133,12 +134,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
   /** The latest measurements, with the latest event's `event.*` values over them. */
   function dataOf(id: string): Record<string, Scalar> {
-    const latest = history.lastData(id)?.latest;
-    const known = latestEvents.get(id);
-    if (!known) return latest ?? {};
-    // Flattened when first needed: of a burst of events only the last one is evaluated.
-    known.values ??= eventValues(known.event);
-    return Object.assign(Object.create(null) as Record<string, Scalar>, latest, known.values);
+    return latestEvents.merged(id, history.lastData(id)?.latest);
   }
 
   const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
@@ -337,9 +333,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
      * (a device that only sends traps must not go NoData between them).
      */
     eventArrived(entityId: string, event: EventFacts): Promise<void> {
-      const known = latestEvents.get(entityId);
-      if (known && known.event.timestamp > event.timestamp) return Promise.resolve();
-      latestEvents.set(entityId, { event });
+      if (!latestEvents.offer(entityId, event)) return Promise.resolve();
       eventIds.add(entityId);
       // One pass for the events of this turn of the event loop (a burst of datagrams).
       eventPass ??= new Promise((r) => setImmediate(r)).then(() => serial(() => {
@@ -353,7 +347,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
     /** The latest events as stored, at start-up (states are stored; nothing is evaluated). */
     restoreEvents(events: Iterable<{ entityId: string; event: EventFacts }>): void {
-      for (const e of events) latestEvents.set(e.entityId, { event: e.event });
+      for (const e of events) latestEvents.offer(e.entityId, e.event);
     },
 
     /** Sets (a state id) or clears (null) the manual state of an entity. */
@@ -389,6 +383,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
     async stop(): Promise<void> {
       clearInterval(timer);
+      // An event pass waiting for its turn of the event loop is not in the queue yet.
+      while (eventPass) await eventPass.catch(() => undefined);
       await queue;
     },
   };

@@ -25,7 +25,8 @@ export const EventLogQuerySchema = Type.Object({
   from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'milliseconds; records at or after' })),
   to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'milliseconds; records at or before' })),
   inverse: Type.Optional(Type.Boolean({ description: 'true reverses the order of the records in the response' })),
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
+  // Records can be large (an MQTT message up to mqtt.maxPayloadBytes): a page is bounded.
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100, description: 'at most 1000; page on with skip' })),
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   sortDirection: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'default asc' })),
   sortField: Type.Optional(Type.Union(Object.keys(SORT_FIELDS).map((k) => Type.Literal(k)), { description: 'default timestamp; ties are broken by _id' })),

@@ -44,13 +44,16 @@ const BATCH_MAX = 5000;
  * record that arrives after a quiet spell is written at once.
  */
 const MIN_COMMIT_INTERVAL_MS = 25;
-const SCAN_BATCH = 2000;
+/** Rows read per batch of a filtered scan: records may be large (a 64 KiB MQTT message). */
+const SCAN_BATCH = 500;
 /** A filtered (or access-restricted) query reads at most this many records for one page. */
 export const MAX_FILTER_SCAN = 1_000_000;
 const TRIM_SLICE = 10_000;
 const SHED_LOG_INTERVAL_MS = 10_000;
-// These fields are shown differently from how they are stored: the filter decides them in JS.
-const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'entity']);
+// These fields are shown differently from how they are stored, or (payload) would make SQLite
+// parse every row's JSON in one synchronous call: the filter decides them in JS, in batches
+// with other requests served between them.
+const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'entity', 'payload']);
 
 interface Pending {
   record: NewEventRecord;
@@ -67,8 +70,6 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
   let queue: Pending[] = [];
   let writing: Promise<void> | undefined;
   let lastCommit = -Infinity;
-  let range: { min: number; max: number } | undefined;
-  let rangeKnown = false;
   const counters = { written: 0, shed: 0, failed: 0, trimmed: 0 };
   let lastShedLog = 0;
   /** Records queued and records done (written or failed) since start; both count in order. */
@@ -93,22 +94,27 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       flushWaiters = flushWaiters.filter((w) => w.target > doneSeq);
       for (const w of due) w.resolve();
     }
-    if (ok) await trimToCount(batch.length);
+    if (ok) {
+      try {
+        await trimToCount();
+      } catch (err) {
+        // The records are stored; the count limit is applied again after the next batch.
+        logger.error({ err }, 'event log count trim failed');
+      }
+    }
   }
 
-  /** Keeps at most maxRecords, oldest (lowest id) first out, a slice at a time. */
-  async function trimToCount(added: number): Promise<void> {
-    if (!rangeKnown) {
-      range = await store.idRange();
-      rangeKnown = true;
-    } else if (range) range.max += added;
-    else range = await store.idRange();
+  /**
+   * Keeps at most maxRecords, oldest (lowest id) first out, a slice at a time. The id range is
+   * read afresh each time (two index lookups): a cached one drifts when an age purge and a
+   * batch are in the writer at once.
+   */
+  async function trimToCount(): Promise<void> {
+    const range = await store.idRange();
     if (!range) return;
     const excess = range.max - range.min + 1 - settings.maxRecords;
     if (excess <= 0) return;
-    const below = range.min + Math.min(excess, TRIM_SLICE);
-    counters.trimmed += await store.deleteBelowId(below, TRIM_SLICE);
-    range.min = below;
+    counters.trimmed += await store.deleteBelowId(range.min + Math.min(excess, TRIM_SLICE), TRIM_SLICE);
   }
 
   function drain(): Promise<void> {
@@ -123,7 +129,10 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
         queue = batch === queue ? [] : queue.slice(BATCH_MAX);
         await writeBatch(batch);
       }
-    })().finally(() => {
+    })().catch((err: unknown) => {
+      // writeBatch handles its own failures; this is a last guard, never an unhandled rejection.
+      logger.error({ err }, 'event log writer loop failed');
+    }).finally(() => {
       writing = undefined;
       if (queue.length > 0) void drain();
     });
@@ -223,15 +232,20 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
 
     typeName: (code: EventTypeCode) => TYPE_NAMES[code],
 
-    /** Drops records past their age, then the oldest beyond the count. */
+    /** Drops records past their age (in slices, so appends go on meanwhile), then the oldest beyond the count. */
     async purge(): Promise<number> {
       await flush();
-      const byAge = await store.deleteOlderThan(clock() - settings.retentionDays * 86_400_000);
-      rangeKnown = false;
+      const cutoff = clock() - settings.retentionDays * 86_400_000;
+      let byAge = 0;
+      for (;;) {
+        const n = await store.deleteOlderThan(cutoff, TRIM_SLICE);
+        byAge += n;
+        if (n < TRIM_SLICE) break;
+      }
       const before = counters.trimmed;
-      for (let i = 0; i < 1000; i++) {
+      for (let i = 0; i < 10_000; i++) {
         const at = counters.trimmed;
-        await trimToCount(0);
+        await trimToCount();
         if (counters.trimmed === at) break;
       }
       return byAge + counters.trimmed - before;

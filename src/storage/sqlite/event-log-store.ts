@@ -99,7 +99,7 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
     });
   };
 
-  const latest = db.prepare('SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id');
+  const latest = db.prepare('SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id AND e.entity_id = l.entity_id');
   const range = db.prepare('SELECT min(id) AS min, max(id) AS max FROM event_log');
   const prepare = statementCache(db);
   let closing: Promise<void> | undefined;
@@ -115,7 +115,9 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
     async find(q: EventLogQuery) {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (q.type !== undefined) where.push('type = ?'), params.push(q.type);
+      // Sorted by receiver, a type filter must not take the (type, ts) index: SQLite would then
+      // sort every record of that type for one page. `+type` leaves it to the receiver index.
+      if (q.type !== undefined) where.push(q.sort === 'agentId' ? '+type = ?' : 'type = ?'), params.push(q.type);
       if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
       if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
       if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
@@ -138,7 +140,7 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
       return r.min === null || r.max === null ? undefined : { min: r.min, max: r.max };
     },
 
-    deleteOlderThan: (timestamp) => request({ op: 'deleteOlderThan', timestamp }),
+    deleteOlderThan: (timestamp, limit) => request({ op: 'deleteOlderThan', timestamp, limit }),
     deleteBelowId: (below, limit) => request({ op: 'deleteBelowId', below, limit }),
 
     close: () =>

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 
 export type WriterRequest =
   | { id: number; op: 'append'; rows: unknown[][] }
-  | { id: number; op: 'deleteOlderThan'; timestamp: number }
+  | { id: number; op: 'deleteOlderThan'; timestamp: number; limit: number }
   | { id: number; op: 'deleteBelowId'; below: number; limit: number }
   | { id: number; op: 'close' };
 
@@ -38,17 +38,24 @@ function serve(file: string): void {
     noteLatest.run(before);
     return rows.length;
   });
-  const deleteOld = db.prepare('DELETE FROM event_log WHERE ts < ?');
+  const deleteOld = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE ts < ? ORDER BY ts LIMIT ?)');
   const deleteBelow = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE id < ? ORDER BY id LIMIT ?)');
+  // Latest-event pointers to records that retention removed go with them.
+  const dropDangling = db.prepare('DELETE FROM event_latest WHERE event_id < (SELECT coalesce(min(id), 9e18) FROM event_log)');
+  const deleteWith = (run: () => number) => db.transaction(() => {
+    const n = run();
+    if (n > 0) dropDangling.run();
+    return n;
+  })();
 
   const run = (req: WriterRequest): number => {
     switch (req.op) {
       case 'append':
         return insertAll(req.rows);
       case 'deleteOlderThan':
-        return deleteOld.run(req.timestamp).changes;
+        return deleteWith(() => deleteOld.run(req.timestamp, req.limit).changes);
       case 'deleteBelowId':
-        return deleteBelow.run(req.below, req.limit).changes;
+        return deleteWith(() => deleteBelow.run(req.below, req.limit).changes);
       case 'close':
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();

@@ -3,7 +3,8 @@
 -- time range, by type, by receiver. `record` holds {"payload": ...} so that filter paths like
 -- payload.trapOid reach it as is.
 CREATE TABLE event_log (
-  id INTEGER PRIMARY KEY,
+  -- AUTOINCREMENT: an _id is never given out again, even after retention emptied the table.
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   ts INTEGER NOT NULL,
   type INTEGER NOT NULL,
   agent_id TEXT NOT NULL,
