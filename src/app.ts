@@ -31,6 +31,8 @@ import type { Services } from './services.js';
 import { liveStreamRoutes } from './http/live-stream.js';
 import type { EventBus } from './modules/live/event-bus.js';
 import type { TriggersService } from './modules/triggers/service.js';
+import { annotationsRoutes } from './modules/annotations/routes.js';
+import { presetsRoutes } from './modules/presets/routes.js';
 
 export interface AppDeps {
   config: Pick<Readonly<Config>, 'http' | 'session'>;
@@ -47,6 +49,8 @@ export interface AppDeps {
   data: Services['data'];
   bus: EventBus;
   eventLog: Services['eventLog'];
+  annotations: Services['annotations'];
+  presets: Services['presets'];
 }
 
 /**
@@ -116,6 +120,8 @@ export async function buildApp(deps: AppDeps) {
       entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
       eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });
+      annotationsRoutes(api, { annotations: deps.annotations, access: deps.catalog.access });
+      presetsRoutes(api, { presets: deps.presets, access: deps.catalog.access });
     },
     { prefix: API_PREFIX },
   );

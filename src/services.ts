@@ -20,6 +20,8 @@ import { createStatIntake } from './intake/stat-intake.js';
 import { createAddressIndex } from './intake/address-index.js';
 import { createEventIntake } from './intake/event-intake.js';
 import { createEventLogService } from './modules/event-log/service.js';
+import { createAnnotationsService } from './modules/annotations/service.js';
+import { createPresetsService } from './modules/presets/service.js';
 
 const DAY = 86_400_000;
 
@@ -99,7 +101,9 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
   const data = await createDataServices(config, storage, { catalog: catalog.catalog, incidents, bus, clock, logger });
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events };
+  const annotations = await createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock, logger });
+  const presets = createPresetsService({ store: storage.presets, clock });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -58,6 +58,18 @@ const ROUTES = [
   'GET /node/api/events/stream',
   'GET /node/api/event-log',
   'GET /node/api/intake/counters',
+  // Annotations and view presets (issue 6).
+  'GET /node/api/history-annotations',
+  'POST /node/api/history-annotations',
+  'GET /node/api/history-annotations/{id}',
+  'PATCH /node/api/history-annotations/{id}',
+  'DELETE /node/api/history-annotations/{id}',
+  'GET /node/api/presets',
+  'POST /node/api/presets',
+  'GET /node/api/presets/{id}',
+  'PUT /node/api/presets/{id}',
+  'PATCH /node/api/presets/{id}',
+  'DELETE /node/api/presets/{id}',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -133,6 +145,11 @@ describe('GET /node/api/openapi.json', () => {
     for (const name of ['from', 'to', 'limit', 'skip', 'filter']) assert.ok(logParams.includes(`query:${name}`), name);
     const listParams = doc.paths['/node/api/users'].get.parameters.map((x: any) => `${x.in}:${x.name}`);
     assert.deepEqual(listParams.sort(), ['query:limit', 'query:skip']);
+  });
+
+  it('lists the built-in preset keys', () => {
+    const text = JSON.stringify(doc.paths['/node/api/presets']);
+    for (const key of ['incident-page-preset-picker', 'incident-history-page-preset-picker', 'event-log-page-preset-picker']) assert.ok(text.includes(key), key);
   });
 
   it('never documents a password in a response', () => {

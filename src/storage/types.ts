@@ -4,6 +4,8 @@ import type { HistoryStore } from './history-types.js';
 import type { IncidentsStore } from './incidents-types.js';
 import type { TriggerRunsStore } from './trigger-types.js';
 import type { EventLogStore } from './event-log-types.js';
+import type { AnnotationsStore } from './annotation-types.js';
+import type { PresetsStore } from './preset-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -142,5 +144,7 @@ export interface Storage {
   readonly incidents: IncidentsStore;
   readonly triggerRuns: TriggerRunsStore;
   readonly eventLog: EventLogStore;
+  readonly annotations: AnnotationsStore;
+  readonly presets: PresetsStore;
   close(): Promise<void>;
 }

@@ -12,6 +12,8 @@ import { createSqliteEventLogStore } from './event-log-store.js';
 import { createSqliteSecurityLogStore } from './security-log-store.js';
 import { createSqliteSessionsStore } from './sessions-store.js';
 import { createSqliteUsersStore } from './users-store.js';
+import { createSqliteAnnotationsStore } from './annotations-store.js';
+import { createSqlitePresetsStore } from './presets-store.js';
 import { WriteGate } from './write-gate.js';
 
 export const SQLITE_FILE = 'vigil.db';
@@ -43,6 +45,8 @@ export function openSqliteStorage(dataDir: string): Storage {
     incidents: createSqliteIncidentsStore(db, gate),
     triggerRuns: createSqliteTriggerRunsStore(db, gate),
     eventLog,
+    annotations: createSqliteAnnotationsStore(db, gate),
+    presets: createSqlitePresetsStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
       await eventLog.close();
