@@ -2,6 +2,7 @@
 // under several parents and their /paths, the delete cascade (children left without a parent, and
 // their links), persistence across a restart, and long streamed child lists (api-extensions.md
 // "Objects"). Plain create/read/change/delete is in objects.test.ts.
+import { until } from './helpers/data.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertError, type TestServer, useTestServer } from './helpers/server.js';
@@ -164,6 +165,9 @@ describe('persistence', () => {
     assert.equal(prop.status, 201, prop.text);
     const conds = await asAdmin('PUT', `/objects/${q.id}/state-conditions`, [{ condition: { 'cpu.load1': { _gt: '4' } }, state: 4, description: 'busy' }]);
     assert.equal(conds.status, 200, conds.text);
+    // New conditions are evaluated on the engine's next tick (no match: 7 NoData, shown up the
+    // tree too): the snapshot is taken once that has happened, not in a race with it.
+    await until('the new conditions evaluated', async () => (await asAdmin('GET', `/objects/${q.id}`)).body.state_id, (s) => s === 7);
 
     // The newest entity, property and tag are deleted before the restart.
     const doomed = await mkObject({ name: 'persist-doomed' });
@@ -193,7 +197,8 @@ describe('persistence', () => {
 
     const after_ = await snapshot();
     assert.deepEqual(after_, before_);
-    assert.deepEqual((await asAdmin('GET', `/objects/${p.id}`)).body, p, 'p as created');
+    // As created, but for its state: it shows its child q's NoData.
+    assert.deepEqual((await asAdmin('GET', `/objects/${p.id}`)).body, { ...p, state_id: 7 }, 'p as created');
     assertError(await asAdmin('GET', `/objects/${doomed.id}`), 404, 'ResourceNotFound');
     assertError(await asAdmin('GET', `/tags/${doomedTag.id}`), 404, 'ResourceNotFound');
 
