@@ -33,6 +33,7 @@ import type { EventBus } from './modules/live/event-bus.js';
 import type { TriggersService } from './modules/triggers/service.js';
 import { annotationsRoutes } from './modules/annotations/routes.js';
 import { presetsRoutes } from './modules/presets/routes.js';
+import { reportsRoutes } from './modules/reports/routes.js';
 
 export interface AppDeps {
   config: Pick<Readonly<Config>, 'http' | 'session'>;
@@ -51,6 +52,7 @@ export interface AppDeps {
   eventLog: Services['eventLog'];
   annotations: Services['annotations'];
   presets: Services['presets'];
+  reports: Services['reports'];
 }
 
 /**
@@ -122,6 +124,7 @@ export async function buildApp(deps: AppDeps) {
       eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });
       annotationsRoutes(api, { annotations: deps.annotations, access: deps.catalog.access });
       presetsRoutes(api, { presets: deps.presets, access: deps.catalog.access });
+      reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
     },
     { prefix: API_PREFIX },
   );

@@ -22,6 +22,7 @@ import { createEventIntake } from './intake/event-intake.js';
 import { createEventLogService } from './modules/event-log/service.js';
 import { createAnnotationsService } from './modules/annotations/service.js';
 import { createPresetsService } from './modules/presets/service.js';
+import { createReportService } from './modules/reports/service.js';
 
 const DAY = 86_400_000;
 
@@ -103,7 +104,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
   const annotations = await createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock, logger });
   const presets = createPresetsService({ store: storage.presets, clock });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets };
+  const reports = createReportService({ catalog: catalog.catalog, history: data.history, query: data.query });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -70,6 +70,7 @@ const ROUTES = [
   'PUT /node/api/presets/{id}',
   'PATCH /node/api/presets/{id}',
   'DELETE /node/api/presets/{id}',
+  'POST /node/api/reports/prop-inventory/excel',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -81,8 +81,8 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     return [...byHour.values()].sort((a, b) => a.start - b.start);
   }
 
-  async function rawInto(d: Downsampler, seriesId: number, from: number, to: number): Promise<void> {
-    eachPoint(await segments(seriesId, from, to), from, to, (t, v) => d.add(t, v));
+  async function rawInto(d: Downsampler, seriesId: number, from: number, to: number, maxRaw: number, metric: string): Promise<void> {
+    eachPoint(await segments(seriesId, from, to, maxRaw, metric), from, to, (t, v) => d.add(t, v));
   }
 
   /**
@@ -90,10 +90,10 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
    * points while those are kept (a rollup row would count the whole hour), else from the
    * rollup (hourly resolution is all that is left of them).
    */
-  async function hourlyInto(d: Downsampler, seriesId: number, from: number, to: number, rawCutoff: number): Promise<void> {
+  async function hourlyInto(d: Downsampler, seriesId: number, from: number, to: number, rawCutoff: number, maxRaw: number, metric: string): Promise<void> {
     const edge = async (a: number, b: number) => {
       if (a > b) return;
-      if (a >= rawCutoff) await rawInto(d, seriesId, a, b);
+      if (a >= rawCutoff) await rawInto(d, seriesId, a, b, maxRaw, metric);
       else for (const p of await partials(seriesId, a, b)) d.addPartial(p);
     };
     const innerFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
@@ -104,7 +104,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     await edge(innerEnd, to);
   }
 
-  async function one(entityId: string, metric: string, from: number, to: number, spec: DownsampleSpec | undefined): Promise<SeriesAnswer> {
+  async function one(entityId: string, metric: string, from: number, to: number, spec: DownsampleSpec | undefined, maxRaw: number): Promise<SeriesAnswer> {
     const answer: SeriesAnswer = { metric, tags: { entity: entityId }, aggregateTags: [], dps: [] };
     const seriesId = history.seriesId(entityId, metric);
     if (seriesId === undefined) return answer;
@@ -112,8 +112,8 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     if (spec) {
       const hourly = spec.intervalMs === 'all' ? from < rawCutoff : spec.intervalMs % HOUR_MS === 0 || from < rawCutoff;
       const d = new Downsampler(spec, { from, to });
-      if (hourly) await hourlyInto(d, seriesId, from, to, rawCutoff);
-      else await rawInto(d, seriesId, from, to);
+      if (hourly) await hourlyInto(d, seriesId, from, to, rawCutoff, maxRaw, metric);
+      else await rawInto(d, seriesId, from, to, maxRaw, metric);
       answer.dps = d.result();
       return answer;
     }
@@ -123,9 +123,13 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
   }
 
   return {
-    async history(entityId: string, metrics: readonly string[], from: number, to: number, spec?: DownsampleSpec): Promise<SeriesAnswer[]> {
+    /**
+     * `maxRawPoints` bounds the raw points a downsample may read per metric (HistoryInputError
+     * beyond; unbounded by default); an answer without downsample is bounded by MAX_RAW_POINTS.
+     */
+    async history(entityId: string, metrics: readonly string[], from: number, to: number, spec?: DownsampleSpec, maxRawPoints = Number.POSITIVE_INFINITY): Promise<SeriesAnswer[]> {
       const out: SeriesAnswer[] = [];
-      for (const m of metrics) out.push(await one(entityId, m, from, to, spec));
+      for (const m of metrics) out.push(await one(entityId, m, from, to, spec, maxRawPoints));
       return out;
     },
 
