@@ -60,7 +60,7 @@ export function chartXml(c: ChartPart): string {
     + `<c:catAx><c:axId val="${CAT_AXIS}"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/>`
     + '<c:axPos val="b"/><c:numFmt formatCode="yyyy-mm-dd hh:mm" sourceLinked="0"/>'
     + '<c:majorTickMark val="out"/><c:minorTickMark val="none"/><c:tickLblPos val="low"/>'
-    + `<c:crossAx val="${VAL_AXIS}"/><c:crosses val="autoZero"/><c:auto val="1"/><c:lblAlgn val="ctr"/><c:lblOffset val="100"/>`
+    + `<c:crossAx val="${VAL_AXIS}"/><c:crosses val="autoZero"/><c:auto val="0"/><c:lblAlgn val="ctr"/><c:lblOffset val="100"/>`
     + '<c:noMultiLvlLbl val="0"/></c:catAx>'
     + `<c:valAx><c:axId val="${VAL_AXIS}"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/>`
     + '<c:axPos val="l"/><c:majorGridlines/><c:numFmt formatCode="General" sourceLinked="1"/>'

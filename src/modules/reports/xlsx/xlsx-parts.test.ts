@@ -4,6 +4,7 @@ import { inflateRawSync } from 'node:zlib';
 import { columnName, sheetRange, xmlText } from './xml-text.js';
 import { crc32, zip } from './zip.js';
 import { dateSerial } from './workbook.js';
+import { chartXml } from './chart-xml.js';
 
 describe('xlsx parts', () => {
   it('names columns and ranges as spreadsheets do', () => {
@@ -21,6 +22,15 @@ describe('xlsx parts', () => {
   it('dates are serials of the 1900 system, in UTC', () => {
     assert.equal(dateSerial(Date.UTC(1970, 0, 1)), 25569);
     assert.equal(dateSerial(Date.UTC(2024, 0, 1, 12)), 45292.5);
+  });
+
+  it('the time axis is a text category axis, not an automatic date axis', () => {
+    // With auto on, LibreOffice (and Excel) turn date categories into a date axis of whole
+    // days: a day of minute points collapses onto one tick (seen rendered as a vertical line).
+    const xml = chartXml({ title: 't', nameRef: "'Data'!$B$1", categoriesRef: "'Data'!$A$2:$A$3", valuesRef: "'Data'!$B$2:$B$3", index: 0 });
+    const catAx = xml.slice(xml.indexOf('<c:catAx>'), xml.indexOf('</c:catAx>'));
+    assert.match(catAx, /<c:auto val="0"\/>/);
+    assert.doesNotMatch(xml, /<c:dateAx>/);
   });
 
   it('zips: CRC-32 as zlib computes it, entries readable back', () => {
