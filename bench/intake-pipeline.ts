@@ -7,12 +7,12 @@
 //   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request).
 //   (c) time from a stat push to its incident being visible in GET /incidents.
 //   npm run bench:intake          DURATION=10 CLIENTS=32 ENTITIES=100 METRICS=100 (defaults)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { children, memoryOf, startServer, stopServer } from './lib/child-server.js';
+import { memoryOf, runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
 
 const DURATION_S = envInt('DURATION', 10);
@@ -204,16 +204,4 @@ function report(
   console.log(`(c) push → incident visible in GET /incidents: p50 ${pct(visibleMs, 50).toFixed(1)} ms, max ${visibleMs[visibleMs.length - 1]!.toFixed(1)} ms (20 runs)`);
 }
 
-const cleanup = () => {
-  for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-};
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
-main().then(cleanup, (err: unknown) => {
-  cleanup();
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, dirs);

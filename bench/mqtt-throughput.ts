@@ -6,14 +6,14 @@
 // message (a durable record, in SQLite), mosquitto only routes; goal: Vigil >= 0.5x mosquitto.
 //   npm run bench:mqtt            MESSAGES=100000 PUBLISHERS=4 WINDOW=500 QOS=1,0 (defaults)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import mqtt from 'mqtt';
 import { freeTcpPort } from '../test/helpers/ports.js';
-import { children, memoryOf, stopServer } from './lib/child-server.js';
+import { children, memoryOf, runBench, stopServer } from './lib/child-server.js';
 import { AUTH, PASSWORD, envInt, root } from './lib/entity-seed.js';
 
 const MESSAGES = envInt('MESSAGES', 100_000);
@@ -184,16 +184,4 @@ async function main(): Promise<void> {
   }
 }
 
-const cleanUp = () => {
-  for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-};
-process.on('SIGINT', () => {
-  cleanUp();
-  process.exit(130);
-});
-main().then(cleanUp, (err: unknown) => {
-  cleanUp();
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, dirs);

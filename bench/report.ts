@@ -2,10 +2,10 @@
 // points are pushed, then POST /reports/prop-inventory/excel asks for 10 line charts of 10,000
 // points each (1s-avg over 10,000 s of one point per second keeps every point). Goal < 1 s.
 //   npm run bench:report          RUNS=5 (default)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { children, memoryOf, startServer, stopServer } from './lib/child-server.js';
+import { memoryOf, runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
 
 const RUNS = Math.max(1, envInt('RUNS', 5));
@@ -73,16 +73,4 @@ async function main(): Promise<void> {
   }
 }
 
-const cleanup = () => {
-  for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-};
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
-main().then(cleanup, (err: unknown) => {
-  cleanup();
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, dirs);

@@ -1,7 +1,7 @@
 // The server under measurement, run as a child process as an operator would run it, and its
 // memory as the kernel counts it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { PASSWORD, root } from './entity-seed.js';
 
 
@@ -70,4 +70,24 @@ export function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/**
+ * Runs a bench's main: on its end, a failure or Ctrl-C, the servers it started are killed and
+ * the data directories it made are deleted.
+ */
+export function runBench(main: () => Promise<void>, dirs: readonly string[]): void {
+  const cleanup = () => {
+    for (const c of children) c.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  main().then(cleanup, (err: unknown) => {
+    cleanup();
+    console.error(err);
+    process.exit(1);
+  });
 }
