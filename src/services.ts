@@ -102,7 +102,7 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
   const data = await createDataServices(config, storage, { catalog: catalog.catalog, incidents, bus, clock, logger });
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
-  const annotations = await createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock, logger });
+  const annotations = createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock });
   const presets = createPresetsService({ store: storage.presets, clock });
   const reports = createReportService({ catalog: catalog.catalog, history: data.history, query: data.query });
   return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports };

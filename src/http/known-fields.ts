@@ -1,5 +1,6 @@
-// Bodies whose every field means something (changes of annotations and presets): a field the
-// route does not know is refused by name, so a misspelt "contnet" is not silently ignored.
+// Bodies whose every field means something (annotations, presets, stat batches, bulk
+// properties): a field the route does not know is refused by name, so a misspelt "contnet" is
+// not silently ignored.
 // The app's validator would strip them under `additionalProperties: false` (removeAdditional)
 // rather than refuse them, so the schemas let them through and the service checks the body.
 import { badRequest } from './errors.js';

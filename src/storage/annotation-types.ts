@@ -29,15 +29,13 @@ export interface AnnotationQuery {
 }
 
 export interface AnnotationsStore {
-  create(row: NewAnnotation): Promise<AnnotationRow>;
+  /** Undefined when the row's entity no longer exists (deleted since it was checked). */
+  create(row: NewAnnotation): Promise<AnnotationRow | undefined>;
   get(id: string): Promise<AnnotationRow | undefined>;
   /** Oldest first, by timestamp then id. */
   find(query: AnnotationQuery): Promise<AnnotationRow[]>;
   /** Stores the row's content, timestamp, tags and changed; undefined when it is gone. */
   update(row: AnnotationRow): Promise<AnnotationRow | undefined>;
+  /** An entity's annotations are deleted with the entity itself (by the store). */
   delete(id: string): Promise<boolean>;
-  /** Deletes the annotations of these entities; answers how many. */
-  deleteForEntities(entityIds: string[]): Promise<number>;
-  /** Every entity id that has annotations. */
-  entityIds(): Promise<string[]>;
 }

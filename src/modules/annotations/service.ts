@@ -2,7 +2,6 @@
 // with tags. An annotation of an entity is as visible as the entity (404 otherwise, lists leave
 // it out) and goes when the entity is deleted; one of no entity is visible to every signed-in
 // user. Creating, changing and deleting need the right manage-history (declared on the routes).
-import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { refuseUnknownFields } from '../../http/known-fields.js';
@@ -43,21 +42,12 @@ function contentOf(content: string): string {
 /** Unique tags in the order given; none is stored as no tags. */
 const tagsOf = (tags: string[] | undefined): string[] | null => (tags && tags.length > 0 ? [...new Set(tags)] : null);
 
-export async function createAnnotationsService({ store, catalog, clock, logger }: {
+export function createAnnotationsService({ store, catalog, clock }: {
   store: AnnotationsStore;
   catalog: Catalog;
   clock: () => number;
-  logger: Logger;
 }) {
-  catalog.onDeleted((ids) => {
-    store.deleteForEntities(ids).catch((err: unknown) => logger.error({ err, entities: ids.length }, 'deleting the annotations of deleted entities failed'));
-  });
-  // Entities deleted while the hook could not run (a crash between the two writes) leave
-  // annotations nobody may see any more: they go now.
-  const orphans = (await store.entityIds()).filter((id) => !catalog.entity(id));
-  if (orphans.length > 0) logger.info({ annotationsDeleted: await store.deleteForEntities(orphans) }, 'deleted the annotations of entities that no longer exist');
-
-  /** An entity of an annotation: a deleted one only for callers who see everything. */
+  /** Annotations of an entity are seen by those who see the entity. */
   function visible(actor: EntityActor, row: AnnotationRow): boolean {
     if (row.entityId === null || actor.visibility.all) return true;
     const entity = catalog.entity(row.entityId);
@@ -91,6 +81,8 @@ export async function createAnnotationsService({ store, catalog, clock, logger }
         tags: tagsOf(input.tags),
         changed: clock(),
       });
+      // Deleted between the check and the write.
+      if (!row) throw badRequest(`entityId: unknown entity ${input.entityId}`);
       return annotationView(row);
     },
 

@@ -3,6 +3,7 @@
 // Then a job matches objects in the background (the count grows as it goes) and applies all
 // changes as one batch, so the bulk changes every object or none. Jobs are stored, so their
 // result outlives a restart; a job cut short by a stop changed nothing and says so.
+import { refuseUnknownFields } from '../../http/known-fields.js';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -72,8 +73,8 @@ export function createBulkService({ catalog, store, search, objects, properties,
 
   function checkProperty(value: unknown, where: string): PropertyInputT {
     if (!isObject(value)) throw badRequest(`${where}: a property object {name, value, type_id}`);
-    const { name, value: v, type_id, ...rest } = value;
-    if (Object.keys(rest).length > 0) throw badRequest(`${where}: unknown field ${Object.keys(rest)[0]}`);
+    refuseUnknownFields(value, ['name', 'value', 'type_id'], where);
+    const { name, value: v, type_id } = value;
     if (typeof name !== 'string' || name === '' || name.length > 256) throw badRequest(`${where}.name: a non-empty string`);
     if (!(v === null || ['string', 'number', 'boolean'].includes(typeof v))) throw badRequest(`${where}.value: a string`);
     if (type_id !== undefined && !Number.isInteger(type_id)) throw badRequest(`${where}.type_id: an integer`);

@@ -1,6 +1,7 @@
 // Turns what clients push into intake items: access checked, payload flattened and bounded,
 // timestamp validated. All items of a request are checked before any is stored, so a bad item
 // in a batch stores nothing.
+import { refuseUnknownFields } from '../../http/known-fields.js';
 import { flattenPayload, PayloadError } from '../../core/metrics/flatten.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import type { StatIntake, StatItem } from '../../intake/stat-intake.js';
@@ -51,9 +52,8 @@ export function createStatService({ catalog, intake, clock, maxFutureMs }: { cat
       const items = body.map((raw: unknown, i) => {
         const where = `[${i}]`;
         if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`${where}: expected {entityId, timestamp, data}`);
-        const { entityId, timestamp, data, ...rest } = raw as Record<string, unknown>;
-        const extra = Object.keys(rest)[0];
-        if (extra !== undefined) throw badRequest(`${where}: unknown key ${extra}`);
+        refuseUnknownFields(raw, ['entityId', 'timestamp', 'data'], where);
+        const { entityId, timestamp, data } = raw as Record<string, unknown>;
         if ((typeof entityId !== 'string' && typeof entityId !== 'number') || String(entityId).length > 32) throw badRequest(`${where}.entityId: expected an entity id`);
         const entity = seen(actor, catalog.entity(String(entityId)), 'entity', String(entityId));
         return item(actor, entity, data, timestamp, `${where}.data`, now);

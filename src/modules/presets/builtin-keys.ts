@@ -1,5 +1,6 @@
 // The preset keys the web UI uses, and the shape of `data` each one requires. Presets of any
 // other key hold any JSON object: a client may keep its own kinds of presets here.
+import { refuseUnknownFields } from '../../http/known-fields.js';
 import { badRequest } from '../../http/errors.js';
 
 /** Preset keys with a known meaning: key → what it is for. */
@@ -25,8 +26,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function onlyFields(value: Record<string, unknown>, known: readonly string[], where: string): void {
   for (const k of known) if (!(k in value)) throw badRequest(`${where}.${k}: required`);
-  const extra = Object.keys(value).find((k) => !known.includes(k));
-  if (extra !== undefined) throw badRequest(`${where}.${extra}: unknown field; known: ${known.join(', ')}`);
+  refuseUnknownFields(value, known, where);
 }
 
 function columnId(v: unknown, where: string): void {

@@ -25,8 +25,6 @@ const fromRow = (r: Row): AnnotationRow => ({
 
 const tagsText = (tags: string[] | null) => (tags === null ? null : JSON.stringify(tags));
 const COLUMNS = 'id, timestamp, content, user_id, entity_id, tags, changed';
-/** Rows deleted per statement: SQLite bounds the number of parameters. */
-const DELETE_CHUNK = 500;
 
 export function createSqliteAnnotationsStore(db: Database.Database, gate: WriteGate): AnnotationsStore {
   const insert = db.prepare(`INSERT INTO history_annotations (timestamp, content, user_id, entity_id, tags, changed)
@@ -35,14 +33,19 @@ export function createSqliteAnnotationsStore(db: Database.Database, gate: WriteG
   const change = db.prepare(`UPDATE history_annotations SET timestamp = ?, content = ?, tags = ?, changed = ?
     WHERE id = ? RETURNING ${COLUMNS}`);
   const remove = db.prepare('DELETE FROM history_annotations WHERE id = ?');
-  const entities = db.prepare('SELECT DISTINCT entity_id FROM history_annotations WHERE entity_id IS NOT NULL');
   // The optional filters (entity, tag, cursor) make a few shapes, each prepared once.
   const prepared = statementCache(db, 16);
-  const removeChunk = (n: number) => prepared(`DELETE FROM history_annotations WHERE entity_id IN (${new Array(n).fill('?').join(', ')})`);
 
   return {
     create: (row: NewAnnotation) =>
-      gate.run(() => fromRow(insert.get(row.timestamp, row.content, Number(row.userId), row.entityId === null ? null : Number(row.entityId), tagsText(row.tags), row.changed) as Row)),
+      gate.run(() => {
+        try {
+          return fromRow(insert.get(row.timestamp, row.content, Number(row.userId), row.entityId === null ? null : Number(row.entityId), tagsText(row.tags), row.changed) as Row);
+        } catch (err) {
+          if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
+          throw err;
+        }
+      }),
 
     get: async (id: string) => {
       const r = byId.get(Number(id)) as Row | undefined;
@@ -68,18 +71,5 @@ export function createSqliteAnnotationsStore(db: Database.Database, gate: WriteG
 
     delete: (id: string) => gate.run(() => remove.run(Number(id)).changes > 0),
 
-    deleteForEntities: (entityIds: string[]) =>
-      gate.run(() =>
-        db.transaction(() => {
-          let n = 0;
-          for (let i = 0; i < entityIds.length; i += DELETE_CHUNK) {
-            const chunk = entityIds.slice(i, i + DELETE_CHUNK).map(Number);
-            n += removeChunk(chunk.length).run(...chunk).changes;
-          }
-          return n;
-        })(),
-      ),
-
-    entityIds: async () => (entities.all() as Array<{ entity_id: number }>).map((r) => String(r.entity_id)),
   };
 }

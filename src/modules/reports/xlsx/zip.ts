@@ -1,23 +1,10 @@
 // The smallest ZIP writer an XLSX package needs: deflated entries, UTF-8 names, no ZIP64 (a
 // report is bounded far below 4 GB). Deflate is node:zlib's native one, several times faster
 // than a JavaScript deflate on the tens of MB of sheet XML a large report holds.
-import { deflateRawSync } from 'node:zlib';
+import { crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
 
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-export function crc32(data: Uint8Array): number {
-  let c = -1;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
+/** CRC-32 as ZIP needs it: zlib's own (native, Node 20.15+). */
+export const crc32 = (data: Uint8Array): number => zlibCrc32(data);
 
 /** MS-DOS date and time of `ms` (UTC), as ZIP headers carry them. */
 function dosTime(ms: number): { time: number; date: number } {

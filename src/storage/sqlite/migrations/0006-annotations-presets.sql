@@ -1,12 +1,11 @@
--- Data annotations: notes on a time (optionally on one entity) that charts show. No foreign key
--- to the entity: entities live in the catalog's tables, and the annotations service deletes an
--- entity's annotations when the catalog reports it deleted (and sweeps leftovers at start-up).
+-- Data annotations: notes on a time (optionally on one entity) that charts show. An entity's
+-- annotations go with it, in the same transaction as the entity (the foreign key's cascade).
 CREATE TABLE history_annotations (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   timestamp INTEGER NOT NULL,
   content TEXT NOT NULL,
   user_id INTEGER NOT NULL,
-  entity_id INTEGER,
+  entity_id INTEGER REFERENCES entities(id) ON DELETE CASCADE,
   -- JSON array of strings; NULL when the annotation has no tags.
   tags TEXT,
   changed INTEGER NOT NULL
