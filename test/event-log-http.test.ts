@@ -1,7 +1,7 @@
 // GET /event-log as clients call it: parameters checked, errors in {code, message}.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminAuth, assertError, call, useTestServer, type TestServer } from './helpers/server.js';
+import { adminAuth, assertError, basic, call, createUser, useTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 useTestServer((s) => void (server = s));
@@ -26,7 +26,21 @@ describe('GET /event-log', () => {
   });
 });
 
+describe('GET /event-log type names', () => {
+  it('takes the record type names as well as the numbers', async () => {
+    for (const type of ['snmp-trap', 'mqtt-message', '1', '2']) {
+      const res = await call(server, 'GET', `/event-log?type=${type}&sortField=agentId&sortDirection=desc`, { headers: adminAuth });
+      assert.equal(res.status, 200, `${type}: ${res.text}`);
+    }
+  });
+});
+
 describe('GET /intake/counters', () => {
+  it('needs manage-configuration', async () => {
+    await createUser(server, { login: 'no-config', password: 'no-config-pass', permissions: [] });
+    assertError(await call(server, 'GET', '/intake/counters', { headers: { authorization: basic('no-config', 'no-config-pass') } }), 403, 'Forbidden', /manage-configuration/);
+  });
+
   it('shows the event log writer counters to a manager of the configuration', async () => {
     const res = await call(server, 'GET', '/intake/counters', { headers: adminAuth });
     assert.equal(res.status, 200);

@@ -3,9 +3,11 @@ import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import { EventLogQuerySchema, EventRecordSchema } from './schemas.js';
-import { SORT_FIELDS, type EventLogService } from './service.js';
+import type { EventTypeCode } from '../../storage/event-log-types.js';
+import { EVENT_TYPES, SORT_FIELDS, type EventLogService } from './service.js';
 
-const TYPE_CODES = { '1': 1, '2': 2, 'snmp-trap': 1, 'mqtt-message': 2 } as const;
+/** The `type` parameter: the number of the base document, or the record's type name. */
+const TYPE_CODES: Record<string, EventTypeCode> = { '1': 1, '2': 2, ...EVENT_TYPES };
 
 export function eventLogRoutes(api: Api, deps: { eventLog: EventLogService; access: ReturnType<typeof createAccess> }): void {
   api.get('/event-log', {
