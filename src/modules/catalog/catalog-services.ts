@@ -9,6 +9,8 @@ import { createLinksService } from '../entities/links-service.js';
 import { createObjectSearch } from '../entities/object-search.js';
 import { createObjectsService } from '../entities/objects-service.js';
 import { createPropertiesService } from '../entities/properties-service.js';
+import { createPropertyRules } from '../entities/property-rules.js';
+import type { CheckLimits } from '../../core/probes/check-definition.js';
 import { createSettingsService } from '../entities/settings-service.js';
 import { createStatesService } from '../states/service.js';
 import { createTagsService } from '../tags/service.js';
@@ -16,8 +18,10 @@ import { createAccess } from './access.js';
 import { createAuditService } from './audit-service.js';
 import { Catalog } from './catalog.js';
 
-export async function createCatalogServices({ store, clock, logger, incidentLevels }: {
+export async function createCatalogServices({ store, clock, logger, incidentLevels, checkLimits }: {
   store: CatalogStore;
+  /** Bounds of service-property checks (intervals). */
+  checkLimits: CheckLimits;
   clock: () => number;
   logger: Logger;
   /** The incident level ids incident conditions may name. */
@@ -25,8 +29,9 @@ export async function createCatalogServices({ store, clock, logger, incidentLeve
 }) {
   const catalog = await Catalog.load(store);
   const search = createObjectSearch({ catalog });
-  const objects = createObjectsService({ catalog, clock });
-  const properties = createPropertiesService({ catalog, clock });
+  const rules = createPropertyRules(checkLimits);
+  const objects = createObjectsService({ catalog, rules, clock });
+  const properties = createPropertiesService({ catalog, rules, clock });
   const settings = createSettingsService({ catalog, clock, incidentLevels });
   const bulk = createBulkService({ catalog, store, search, objects, properties, settings, clock, logger });
   const abandoned = await bulk.recover();
@@ -37,8 +42,9 @@ export async function createCatalogServices({ store, clock, logger, incidentLeve
     access: createAccess(catalog),
     queries: createEntityQueries({ catalog }),
     objects,
-    links: createLinksService({ catalog, clock }),
+    links: createLinksService({ catalog, rules, clock }),
     properties,
+    rules,
     settings,
     search,
     tags: createTagsService({ catalog, clock }),

@@ -2,7 +2,9 @@
 // given as numbers or strings, parents, classes and tags that must exist, client_data as text.
 import { badRequest } from '../../http/errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
+import type { EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
+import type { PropertyRules } from './property-rules.js';
 import type { PropertyInputT } from './schemas.js';
 
 const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
@@ -63,15 +65,23 @@ export function checkPropertyType(typeId: number, where: string): number {
   return typeId;
 }
 
-export const propertyValueText = (value: PropertyInputT['value']): string => (value === null ? '' : String(value));
+/** Stored text of a value: an object (a check definition, say) as JSON text. */
+export const propertyValueText = (value: PropertyInputT['value']): string =>
+  value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** New property rows for an entity being created; names must be unique among them. */
-export function newProperties(catalog: Catalog, entityId: string, input: PropertyInputT[] | undefined, now: number): PropRow[] {
+export function newProperties(catalog: Catalog, rules: PropertyRules, actor: EntityActor, entityId: string, input: PropertyInputT[] | undefined, now: number): PropRow[] {
   const seen = new Set<string>();
-  return (input ?? []).map((p, i) => {
+  const where = new Map<string, string>();
+  const rows = (input ?? []).map((p, i) => {
     if (seen.has(p.name)) throw badRequest(`properties[${i}].name: "${p.name}" appears twice`);
     seen.add(p.name);
     const type_id = checkPropertyType(p.type_id ?? DEFAULT_PROPERTY_TYPE, `properties[${i}].`);
-    return { id: catalog.nextId('props'), entity_id: entityId, name: p.name, value: propertyValueText(p.value), type_id, created: now, updated: now };
+    rules.rightsFor(actor, type_id);
+    const row: PropRow = { id: catalog.nextId('props'), entity_id: entityId, name: p.name, value: propertyValueText(p.value), type_id, created: now, updated: now };
+    where.set(row.id, `properties[${i}].`);
+    return row;
   });
+  rules.validate(rows, rows, (p) => where.get(p.id) ?? '');
+  return rows;
 }

@@ -5,14 +5,16 @@ import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from
 import { auditWrite } from '../catalog/audit.js';
 import { type Catalog, type MemLink, rowOf } from '../catalog/catalog.js';
 import { classIdOf, clientDataText, idOf, lookup, newProperties, tagIdsOf } from './entity-input.js';
+import type { PropertyRules } from './property-rules.js';
 import type { CreateLinkInput, PatchLinkInput } from './schemas.js';
 
 export interface LinksServiceDeps {
   catalog: Catalog;
+  rules: PropertyRules;
   clock: () => number;
 }
 
-export function createLinksService({ catalog, clock }: LinksServiceDeps) {
+export function createLinksService({ catalog, rules, clock }: LinksServiceDeps) {
   function end(actor: EntityActor, field: 'source' | 'target', value: string | number): string {
     const id = idOf(value);
     if (id === undefined || !catalog.objects.has(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
@@ -40,7 +42,7 @@ export function createLinksService({ catalog, clock }: LinksServiceDeps) {
           client_data: clientDataText(input.client_data), tags: tagIdsOf(catalog, input.tags ?? []), operations: input.operations ?? [],
           created: now, updated: now,
         };
-        const props = newProperties(catalog, id, input.properties, now);
+        const props = newProperties(catalog, rules, actor, id, input.properties, now);
         const writes: CatalogWrite[] = [
           { op: 'putLink', row },
           ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),

@@ -6,14 +6,16 @@ import { type EntityActor, canChange, outsidePermissions as outside, requireAnyR
 import { auditWrite } from '../catalog/audit.js';
 import { type Catalog, type MemObject, rowOf } from '../catalog/catalog.js';
 import { classIdOf, clientDataText, idList, lookup, newProperties, tagIdsOf } from './entity-input.js';
+import type { PropertyRules } from './property-rules.js';
 import type { CreateObjectInput, PatchObjectInput } from './schemas.js';
 
 export interface ObjectsServiceDeps {
   catalog: Catalog;
+  rules: PropertyRules;
   clock: () => number;
 }
 
-export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
+export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDeps) {
   /** An object the actor may change; hidden ones are absent (404), a readable root is 403. */
   function changeable(actor: EntityActor, id: string): MemObject {
     const o = lookup(catalog.objects, id);
@@ -103,7 +105,7 @@ export function createObjectsService({ catalog, clock }: ObjectsServiceDeps) {
           tags: tagIdsOf(catalog, input.tags ?? []), created: now, updated: now,
         };
         discoveryTaken(row.discovery_id, undefined);
-        const props = newProperties(catalog, id, input.properties, now);
+        const props = newProperties(catalog, rules, actor, id, input.properties, now);
         const writes: CatalogWrite[] = [
           { op: 'putObject', row },
           ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),

@@ -2,10 +2,11 @@
 // refuse changes; service properties (type 8) need the right manage-service-properties.
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canChange, outsidePermissions } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
-import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, SERVICE_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import type { PropertyRules } from './property-rules.js';
 import type { PropertyInputT } from './schemas.js';
 
 export interface PropertyChange {
@@ -14,11 +15,8 @@ export interface PropertyChange {
   type_id?: number;
 }
 
-export function createPropertiesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  function rightsFor(actor: EntityActor, typeId: number): void {
-    if (typeId === SERVICE_PROPERTY) requireAnyRight(actor, 'manage-service-properties');
-    else requireAnyRight(actor, 'manage-properties');
-  }
+export function createPropertiesService({ catalog, rules, clock }: { catalog: Catalog; rules: PropertyRules; clock: () => number }) {
+  const rightsFor = rules.rightsFor;
 
   function mayChange(actor: EntityActor, entity: MemEntity): void {
     if (!canChange(actor, entity)) throw outsidePermissions(`entity ${entity.id}`);
@@ -55,6 +53,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
     rightsFor(actor, type_id);
     if (entity.properties.some((p) => p.name === input.name)) throw conflict(`${where}property "${input.name}" already exists on entity ${entity.id}`);
     const row: PropRow = { id: catalog.nextId('props'), entity_id: entity.id, name: input.name, value: propertyValueText(input.value), type_id, created: now, updated: now };
+    rules.validate([row], [...entity.properties, row], () => where);
     return [{ op: 'putProp', row }, auditWrite(actor.userId, 'create', 'property', row.id, entity.id, null, row, now)];
   }
 
@@ -72,6 +71,7 @@ export function createPropertiesService({ catalog, clock }: { catalog: Catalog; 
       rightsFor(actor, row.type_id);
     }
     if (row.name === prop.name && row.value === prop.value && row.type_id === prop.type_id) return [];
+    rules.validate([row], entity.properties.map((p) => (p.id === row.id ? row : p)), () => where);
     row.updated = now;
     return [{ op: 'putProp', row }, auditWrite(actor.userId, 'update', 'property', row.id, entity.id, prop, row, now)];
   }

@@ -13,7 +13,10 @@ const Name = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const PropertyInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 256 }),
-  value: Type.Union([Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null()], { description: 'stored as text' }),
+  value: Type.Union([
+    Type.String({ maxLength: 65536 }), Type.Number(), Type.Boolean(), Type.Null(),
+    Type.Record(Type.String(), Type.Unknown(), { description: 'stored as its JSON text: a check definition for type_id 8 (see CheckDefinition)' }),
+  ], { description: 'stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field)' }),
   type_id: Type.Optional(Type.Integer({ description: '1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined' })),
 });
 export type PropertyInputT = Static<typeof PropertyInput>;

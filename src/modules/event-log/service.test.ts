@@ -14,6 +14,7 @@ import type { Storage } from '../../storage/types.js';
 import type { EntityActor } from '../catalog/access.js';
 import { Catalog } from '../catalog/catalog.js';
 import { createObjectsService } from '../entities/objects-service.js';
+import { createPropertyRules } from '../entities/property-rules.js';
 import { RIGHTS } from '../users/rights.js';
 import { createEventLogService, type EventLogQueryInput, type EventLogService } from './service.js';
 
@@ -46,7 +47,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-event-log-'));
   storage = openSqliteStorage(dir);
   catalog = await Catalog.load(storage.catalog);
-  objects = createObjectsService({ catalog, clock });
+  objects = createObjectsService({ catalog, rules: createPropertyRules({ minIntervalMs: 1000, maxIntervalMs: 86_400_000 }), clock });
   router = (await objects.create(admin, { name: 'router-1' })).object.id;
   hidden = (await objects.create(admin, { name: 'secret' })).object.id;
 });

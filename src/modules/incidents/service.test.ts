@@ -12,6 +12,7 @@ import type { Storage } from '../../storage/types.js';
 import type { EntityActor } from '../catalog/access.js';
 import { Catalog } from '../catalog/catalog.js';
 import { createObjectsService } from '../entities/objects-service.js';
+import { createPropertyRules } from '../entities/property-rules.js';
 import { EventBus, type IncidentEvent } from '../live/event-bus.js';
 import { RIGHTS } from '../users/rights.js';
 import type { IncidentSignal } from './incident-signal.js';
@@ -54,7 +55,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-incidents-'));
   storage = openSqliteStorage(dir);
   catalog = await Catalog.load(storage.catalog);
-  const objects = createObjectsService({ catalog, clock });
+  const objects = createObjectsService({ catalog, rules: createPropertyRules({ minIntervalMs: 1000, maxIntervalMs: 86_400_000 }), clock });
   web = (await objects.create(admin, { name: 'web1' })).object.id;
   db = (await objects.create(admin, { name: 'db1' })).object.id;
 });
@@ -174,7 +175,7 @@ describe('signals from the engine', () => {
   });
 
   it('deleting an entity clears its open incidents and moves them to history', async () => {
-    const objects = createObjectsService({ catalog, clock });
+    const objects = createObjectsService({ catalog, rules: createPropertyRules({ minIntervalMs: 1000, maxIntervalMs: 86_400_000 }), clock });
     const gone = (await objects.create(admin, { name: 'short-lived' })).object.id;
     await service.signals([signal({ entityId: gone }), signal({ entityId: db })]);
     await objects.delete(admin, gone);
