@@ -33,6 +33,9 @@ import type { EventBus } from './modules/live/event-bus.js';
 import type { TriggersService } from './modules/triggers/service.js';
 import { annotationsRoutes } from './modules/annotations/routes.js';
 import { presetsRoutes } from './modules/presets/routes.js';
+import { probeRoutes } from './modules/probes/routes.js';
+import { CheckDefinitionDoc } from './modules/probes/schemas.js';
+import { agentRoutes } from './modules/agents/routes.js';
 import { reportsRoutes } from './modules/reports/routes.js';
 
 export interface AppDeps {
@@ -53,6 +56,9 @@ export interface AppDeps {
   annotations: Services['annotations'];
   presets: Services['presets'];
   reports: Services['reports'];
+  checks: Services['checks'];
+  probes: Services['probes'];
+  agents: Services['agents'];
 }
 
 /**
@@ -102,7 +108,7 @@ export async function buildApp(deps: AppDeps) {
   registerErrorHandling(app);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
-  await registerOpenApi(app, deps.version);
+  await registerOpenApi(app, deps.version, { CheckDefinition: CheckDefinitionDoc });
   registerAuthentication(app, deps.auth, deps.securityLog);
   openApiRoute(app);
 
@@ -125,6 +131,8 @@ export async function buildApp(deps: AppDeps) {
       annotationsRoutes(api, { annotations: deps.annotations, access: deps.catalog.access });
       presetsRoutes(api, { presets: deps.presets, access: deps.catalog.access });
       reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
+      probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });
+      agentRoutes(api, { agents: deps.agents, access: deps.catalog.access });
     },
     { prefix: API_PREFIX },
   );

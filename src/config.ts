@@ -112,6 +112,19 @@ export const ConfigSchema = Obj({
     /** Records waiting to be written beyond this many are shed (counted and logged). */
     queueLimit: Type.Integer({ minimum: 1000 }),
   }),
+  probes: Obj({
+    /** false: the server runs no checks itself (remote agents still do theirs). */
+    enabled: Type.Boolean(),
+    /** Check intervals below this are refused (400), above maxIntervalMs too. */
+    minIntervalMs: Millis,
+    maxIntervalMs: Millis,
+    /** Checks running at once; more wait their turn (a hanging target holds one slot until its timeout). */
+    concurrency: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    /** `ping` programs running at once (each is a process). */
+    pingConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
+    /** A remote agent silent for this long is down: its objects' data turns stale. */
+    agentDownAfterMs: Millis,
+  }),
   triggers: Obj({
     webhookRetries: Type.Integer({ minimum: 0, maximum: 10 }),
     retryBaseMs: Millis,
@@ -153,6 +166,7 @@ const DEFAULTS: Config = {
   mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
+  probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000 },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
 };
 

@@ -60,12 +60,14 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     // A port already taken, say: nothing may stay open (the event log's writer thread would
     // keep the process alive).
     await app.close();
+    services.agents.stop();
     await services.data.intake.stop();
     await services.data.engine.stop();
     await storage.close();
     throw err;
   }
   const started = listeners;
+  services.probes.start();
   readiness.intakeCounters = () => ({ eventLog: services.eventLog.counters(), ...started.counters() });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -107,6 +109,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       readiness.ready = false;
       clearInterval(timer);
       await listeners.stop(); // no more traps or MQTT messages
+      await services.probes.stop(); // no more check results
+      services.agents.stop();
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
       await services.data.intake.stop(); // what was accepted is checkpointed

@@ -23,22 +23,27 @@ import { createEventLogService } from './modules/event-log/service.js';
 import { createAnnotationsService } from './modules/annotations/service.js';
 import { createPresetsService } from './modules/presets/service.js';
 import { createReportService } from './modules/reports/service.js';
+import { createCheckIndex, type CheckIndex } from './modules/probes/check-index.js';
+import { createProbeService } from './modules/probes/probe-service.js';
+import { createAgentsService } from './modules/agents/service.js';
 
 const DAY = 86_400_000;
 
 /** Measurements and what follows from them: history, the engine, the intake path. */
 async function createDataServices(config: Readonly<Config>, storage: Storage, deps: {
   catalog: Catalog;
+  checks: CheckIndex;
   incidents: IncidentSink;
   bus: EventBus;
   clock: () => number;
   logger: Logger;
 }) {
-  const { catalog, incidents, bus, clock, logger } = deps;
+  const { catalog, checks, incidents, bus, clock, logger } = deps;
   const history = createHistoryService({ store: storage.history, clock, logger });
   await history.load();
   const engine = createStateEngine({
     catalog, store: storage.catalog, history, incidents, bus, clock, logger,
+    implicitConditions: (id) => checks.implicitConditions(id),
     settings: { noDataAfterMs: config.engine.noDataAfterMs, stateLevels: config.incidents.stateLevels },
   });
   await engine.load();
@@ -97,15 +102,23 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   });
   const bus = new EventBus(logger);
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
-  const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids() });
+  const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
-  const data = await createDataServices(config, storage, { catalog: catalog.catalog, incidents, bus, clock, logger });
+  const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
+  const data = await createDataServices(config, storage, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
   const annotations = createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock });
   const presets = createPresetsService({ store: storage.presets, clock });
   const reports = createReportService({ catalog: catalog.catalog, history: data.history, query: data.query });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports };
+  const probes = createProbeService({
+    index: checks, intake: data.intake, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), logger, settings: config.probes,
+  });
+  const agents = await createAgentsService({
+    store: storage.agents, index: checks, catalog: catalog.catalog, stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
+    settings: { agentDownAfterMs: config.probes.agentDownAfterMs, limits: config.probes },
+  });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

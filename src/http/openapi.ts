@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 
 export const API_PREFIX = '/node/api';
 
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+/** `schemas`: named shapes the routes refer to in words (a check definition, say), for clients to read. */
+export async function registerOpenApi(app: FastifyInstance, version: string, schemas: Record<string, unknown> = {}): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -15,6 +16,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
           'state-changing cookie requests carry `x-csrf-token`) or an API token (`?api-token=`).',
       },
       components: {
+        schemas: schemas as Record<string, never>,
         securitySchemes: {
           basic: { type: 'http', scheme: 'basic' },
           session: { type: 'apiKey', in: 'cookie', name: 'sid' },

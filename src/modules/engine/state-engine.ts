@@ -22,41 +22,16 @@ import type { StatItem } from '../../intake/stat-intake.js';
 import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
 import type { EventFacts } from '../../core/events/event-values.js';
 import { LatestEvents } from './latest-events.js';
+import type { EngineSettings, IncidentSink, Own, OwnChange } from './engine-types.js';
 
-interface Own {
-  auto: number;
-  manual: number | null;
-  /** Why `auto` is what it is (kept for the history of the next manual clearing). */
-  autoReason: StateReason;
-  durations: Map<string, number>;
-  /** Keys of incident conditions currently raised. */
-  raised: Set<string>;
-  /** No data came for too long: conditions are not tested on the stale values until new data comes. */
-  expired: boolean;
-}
-
-/** What the engine needs of the incidents service. */
-export interface IncidentSink {
-  signals(list: IncidentSignal[]): Promise<void>;
-  raisedKeys(): Promise<Array<{ entityId: string; key: string }>>;
-}
-
-interface OwnChange {
-  entity: MemEntity;
-  from: number;
-  to: number;
-  reason: StateReason;
-}
-
-export interface EngineSettings {
-  noDataAfterMs: number;
-  stateLevels: Readonly<Record<string, string>>;
-}
+export type { EngineSettings, IncidentSink } from './engine-types.js';
 
 const TICK_MS = 500;
 
-export function createStateEngine({ catalog, store, history, incidents, bus, clock, logger, settings }: {
+export function createStateEngine({ catalog, store, history, incidents, bus, clock, logger, settings, implicitConditions }: {
   catalog: Catalog;
+  /** State conditions of an entity that has none of its own (those its checks imply). */
+  implicitConditions?: (entityId: string) => StateCondition[] | undefined;
   store: CatalogStore;
   history: HistoryService;
   incidents: IncidentSink;
@@ -94,7 +69,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   }
   const shownOwn = (o: Own) => o.manual ?? o.auto;
 
-  const stateConditions = (id: string) => catalog.setting(id, 'stateConditions')?.value as StateCondition[] | undefined;
+  const stateConditions = (id: string) => (catalog.setting(id, 'stateConditions')?.value as StateCondition[] | undefined) ?? implicitConditions?.(id);
   const incidentConditions = (id: string) => catalog.setting(id, 'incidentConditions')?.value as IncidentCondition[] | undefined;
 
   /** Evaluates an entity's conditions on its latest data; returns its auto state change, if any. */
@@ -238,25 +213,29 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     }
     if (due.length === 0 && expired.length === 0 && dirty.size === 0) return;
     void serial(async () => {
-      const changes: OwnChange[] = [];
-      for (const id of expired) {
-        // Data that came while this waited in the queue makes the expiry moot.
-        if (dataSeen.has(id)) continue;
-        const e = catalog.entity(id);
-        // Expiry is a verdict about data conditions expect; without any, there is nothing stale.
-        if (!e || !stateConditions(id)?.length) continue;
-        const o = ownOf(id);
-        o.expired = true;
-        if (o.auto === NO_DATA_STATE) continue;
-        const before = shownOwn(o);
-        o.auto = NO_DATA_STATE;
-        o.autoReason = { code: DATA_EXPIRED };
-        recheck.delete(id);
-        if (shownOwn(o) !== before) changes.push({ entity: e, from: before, to: shownOwn(o), reason: o.autoReason });
-      }
-      if (changes.length > 0) await commit(changes, [], clock());
+      // Data that came while this waited in the queue makes the expiry moot.
+      await expire(expired.filter((id) => !dataSeen.has(id)), { code: DATA_EXPIRED });
       await pass(due, clock());
     });
+  }
+
+  /** Marks the entities' data stale: NoData with `reason` until new data comes. Runs in the queue. */
+  async function expire(ids: readonly string[], reason: StateReason): Promise<void> {
+    const changes: OwnChange[] = [];
+    for (const id of ids) {
+      const e = catalog.entity(id);
+      // Expiry is a verdict about data conditions expect; without any, there is nothing stale.
+      if (!e || !stateConditions(id)?.length) continue;
+      const o = ownOf(id);
+      o.expired = true;
+      if (o.auto === NO_DATA_STATE) continue;
+      const before = shownOwn(o);
+      o.auto = NO_DATA_STATE;
+      o.autoReason = reason;
+      recheck.delete(id);
+      if (shownOwn(o) !== before) changes.push({ entity: e, from: before, to: shownOwn(o), reason: o.autoReason });
+    }
+    if (changes.length > 0) await commit(changes, [], clock());
   }
 
   function onCatalogChange(writes: readonly CatalogWrite[]): void {
@@ -375,6 +354,14 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         }
         await commit(changes, signals, now);
       });
+    },
+
+    /**
+     * The entities' data is stale before the usual expiry (their remote agent stopped
+     * reporting): NoData with reason 15 and what `detail` says, until data comes again.
+     */
+    dataStale(ids: readonly string[], detail: Record<string, unknown>): Promise<void> {
+      return serial(() => expire(ids, { ...detail, code: DATA_EXPIRED }));
     },
 
     manualState(entityId: string): number | null {

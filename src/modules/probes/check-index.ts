@@ -1,0 +1,93 @@
+// Which checks each entity has: the service properties (type 8) holding check definitions,
+// parsed once and kept up to date from the catalog's changes. The scheduler, the agents'
+// check lists and the engine's implicit state conditions all read it.
+import type { Logger } from 'pino';
+import type { CheckDefinition } from '../../core/probes/check-definition.js';
+import { defaultStateConditions } from '../../core/probes/default-conditions.js';
+import type { StateCondition } from '../../core/conditions/entity-settings.js';
+import type { CatalogWrite } from '../../storage/catalog-types.js';
+import type { Catalog, MemEntity } from '../catalog/catalog.js';
+import type { PropertyRules } from '../entities/property-rules.js';
+
+export interface EntityCheck {
+  entityId: string;
+  propertyId: string;
+  /** The property's name: how operators tell an entity's checks apart. */
+  name: string;
+  check: CheckDefinition;
+  /** When the property last changed (ms): the check's revision. */
+  updated: number;
+}
+
+/** `checks` is the entity's new list, empty when it has none left or is gone. */
+export type ChecksListener = (entityId: string, checks: readonly EntityCheck[]) => void;
+
+export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog; rules: PropertyRules; logger: Logger }) {
+  const byEntity = new Map<string, EntityCheck[]>();
+  const conditions = new Map<string, StateCondition[]>();
+  const listeners: ChecksListener[] = [];
+
+  function checksOf(entity: MemEntity): EntityCheck[] {
+    const out: EntityCheck[] = [];
+    for (const p of entity.properties) {
+      try {
+        const check = rules.checkOf(p, '');
+        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, updated: p.updated });
+      } catch (err) {
+        // Stored before a limit changed (the interval floor, say): not run, and said so once.
+        logger.warn({ entityId: entity.id, property: p.name, err: (err as Error).message }, 'a stored check is no longer valid; it does not run');
+      }
+    }
+    return out;
+  }
+
+  function refresh(id: string): void {
+    const entity = catalog.entity(id);
+    const checks = entity ? checksOf(entity) : [];
+    const had = byEntity.has(id);
+    if (checks.length > 0) byEntity.set(id, checks);
+    else byEntity.delete(id);
+    conditions.delete(id);
+    if (had || checks.length > 0) for (const l of listeners) l(id, checks);
+  }
+
+  for (const e of [...catalog.objects.values(), ...catalog.links.values()]) {
+    const checks = checksOf(e);
+    if (checks.length > 0) byEntity.set(e.id, checks);
+  }
+  catalog.onChange((writes: readonly CatalogWrite[]) => {
+    const touched = new Set<string>();
+    for (const w of writes) {
+      if (w.op === 'putProp') touched.add(w.row.entity_id);
+      else if (w.op === 'deleteProp') touched.add(w.entityId);
+      else if (w.op === 'deleteEntities') for (const id of w.ids) if (byEntity.has(id)) touched.add(id);
+    }
+    for (const id of touched) refresh(id);
+  });
+
+  return {
+    /** Told at once of every entity whose checks changed (added, changed, removed, entity deleted). */
+    onChange(listener: ChecksListener): void {
+      listeners.push(listener);
+    },
+
+    checks(entityId: string): readonly EntityCheck[] {
+      return byEntity.get(entityId) ?? [];
+    },
+
+    all(): IterableIterator<[string, EntityCheck[]]> {
+      return byEntity.entries();
+    },
+
+    /** The state conditions an entity's checks imply (the engine uses them when it has none of its own). */
+    implicitConditions(entityId: string): StateCondition[] | undefined {
+      const checks = byEntity.get(entityId)?.filter((c) => c.check.enabled);
+      if (!checks?.length) return undefined;
+      let sc = conditions.get(entityId);
+      if (!sc) conditions.set(entityId, (sc = defaultStateConditions(checks.map((c) => c.check))));
+      return sc;
+    },
+  };
+}
+
+export type CheckIndex = ReturnType<typeof createCheckIndex>;
