@@ -6,6 +6,7 @@ import type { TriggerRunsStore } from './trigger-types.js';
 import type { EventLogStore } from './event-log-types.js';
 import type { AnnotationsStore } from './annotation-types.js';
 import type { PresetsStore } from './preset-types.js';
+import type { AgentsStore } from './agent-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -146,5 +147,6 @@ export interface Storage {
   readonly eventLog: EventLogStore;
   readonly annotations: AnnotationsStore;
   readonly presets: PresetsStore;
+  readonly agents: AgentsStore;
   close(): Promise<void>;
 }

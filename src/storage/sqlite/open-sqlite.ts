@@ -14,6 +14,7 @@ import { createSqliteSessionsStore } from './sessions-store.js';
 import { createSqliteUsersStore } from './users-store.js';
 import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
+import { createSqliteAgentsStore } from './agents-store.js';
 import { WriteGate } from './write-gate.js';
 
 export const SQLITE_FILE = 'vigil.db';
@@ -47,6 +48,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     eventLog,
     annotations: createSqliteAnnotationsStore(db, gate),
     presets: createSqlitePresetsStore(db, gate),
+    agents: createSqliteAgentsStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
       await eventLog.close();

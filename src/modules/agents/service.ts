@@ -1,0 +1,169 @@
+// Remote agents: the same probes as the server's, run by `npm run agent` inside networks the
+// server cannot reach. An agent registers by name with its user's API token, then checks in
+// periodically: each check-in is its heartbeat and answers with the checks assigned to it (a
+// check definition's `agent` field names the agent). Results come back through POST /stat.
+// An agent silent for `agentDownAfterMs` is down: its objects' data turns stale at once
+// (NoData, reason 15 with cause "agent down") instead of waiting for the engine's usual expiry.
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { CheckLimits } from '../../core/probes/check-definition.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { AgentRow, AgentsStore } from '../../storage/agent-types.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { CheckIndex } from '../probes/check-index.js';
+import { checkKey } from '../probes/probe-service.js';
+
+export interface AgentView {
+  id: string;
+  name: string;
+  userId: string;
+  version: string;
+  address: string;
+  created: number;
+  lastSeen: number;
+  /** up: checked in within agentDownAfterMs; down: silent for longer. */
+  status: 'up' | 'down';
+  /** Enabled checks assigned to it. */
+  checks: number;
+}
+
+export interface AssignedCheck {
+  key: string;
+  entityId: string;
+  entityType: 1 | 2;
+  propertyId: string;
+  name: string;
+  /** The stored definition, as written (the agent validates it with the same code). */
+  definition: Record<string, unknown>;
+}
+
+export interface CheckIn {
+  agent: AgentView;
+  /** Changes whenever the list changes. */
+  revision: string;
+  checks: AssignedCheck[];
+  limits: CheckLimits;
+  /** How often the agent should check in (ms). */
+  checkInMs: number;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+export async function createAgentsService({ store, index, catalog, stale, clock, logger, settings }: {
+  store: AgentsStore;
+  index: CheckIndex;
+  catalog: Catalog;
+  /** Marks entities' data stale (the engine's dataStale). */
+  stale: (ids: readonly string[], detail: Record<string, unknown>) => Promise<void>;
+  clock: () => number;
+  logger: Logger;
+  settings: { agentDownAfterMs: number; limits: CheckLimits };
+}) {
+  const agents = new Map<string, AgentRow>();
+  const down = new Set<string>();
+  for (const a of await store.all()) agents.set(a.id, a);
+  // A restart is no agent's fault: every agent gets a full grace period from now.
+  const startedAt = clock();
+  const checkInMs = Math.max(1000, Math.min(10_000, Math.floor(settings.agentDownAfterMs / 3)));
+
+  const assignedTo = (name: string) => {
+    const out: Array<{ entityId: string; check: ReturnType<CheckIndex['checks']>[number] }> = [];
+    for (const [entityId, checks] of index.all()) for (const c of checks) if (c.check.agent === name && c.check.enabled) out.push({ entityId, check: c });
+    return out;
+  };
+
+  function view(a: AgentRow): AgentView {
+    return { ...a, status: down.has(a.id) ? 'down' : 'up', checks: assignedTo(a.name).length };
+  }
+
+  function own(actor: EntityActor, id: string): AgentRow {
+    const a = agents.get(id);
+    if (!a) throw notFound(`agent ${id}`);
+    if (a.userId !== actor.userId && !actor.rights.has('manage-configuration')) throw new AppError('Forbidden', `agent ${id} belongs to another user`);
+    return a;
+  }
+
+  async function seen(a: AgentRow, address: string, version: string): Promise<void> {
+    const now = clock();
+    await store.seen(a.id, now, address, version);
+    Object.assign(a, { lastSeen: now, address, version });
+    if (down.delete(a.id)) {
+      logger.info({ agent: a.name }, 'remote agent is back');
+    }
+  }
+
+  function watch(): void {
+    const now = clock();
+    for (const a of agents.values()) {
+      if (down.has(a.id) || Math.max(a.lastSeen, startedAt) + settings.agentDownAfterMs > now) continue;
+      down.add(a.id);
+      const ids = [...new Set(assignedTo(a.name).map((c) => c.entityId))];
+      logger.warn({ agent: a.name, lastSeen: a.lastSeen, objects: ids.length }, 'remote agent stopped reporting; its objects have no data');
+      stale(ids, { cause: 'agent down', agentId: a.id, agentName: a.name }).catch((err: unknown) => logger.error({ err }, 'marking an agent\'s objects stale failed'));
+    }
+  }
+  const timer = setInterval(watch, Math.min(5000, Math.max(250, Math.floor(settings.agentDownAfterMs / 4)))).unref();
+
+  return {
+    list(): AgentView[] {
+      return [...agents.values()].map(view);
+    },
+
+    get(id: string): AgentView {
+      const a = agents.get(id);
+      if (!a) throw notFound(`agent ${id}`);
+      return view(a);
+    },
+
+    /** Registers the caller's agent (or finds it again: registering is idempotent for its owner). */
+    async register(actor: EntityActor, input: { name: string; version?: string }, address: string): Promise<{ agent: AgentView; created: boolean }> {
+      if (!NAME.test(input.name)) throw badRequest('name: letters, digits, "_", "-" and "." (at most 128), starting with a letter or digit');
+      const version = (input.version ?? '').slice(0, 64);
+      const existing = [...agents.values()].find((a) => a.name === input.name);
+      if (existing) {
+        if (existing.userId !== actor.userId) throw conflict(`name: agent "${input.name}" is registered by another user`);
+        await seen(existing, address, version);
+        return { agent: view(existing), created: false };
+      }
+      const now = clock();
+      const row = await store.create({ name: input.name, userId: actor.userId, version, address, created: now, lastSeen: now });
+      if (!row) throw conflict(`name: agent "${input.name}" already exists`);
+      agents.set(row.id, row);
+      logger.info({ agent: row.name }, 'remote agent registered');
+      return { agent: view(row), created: true };
+    },
+
+    /** The heartbeat: records the agent as seen and answers with its checks. */
+    async checkIn(actor: EntityActor, id: string, input: { version?: string }, address: string): Promise<CheckIn> {
+      const a = own(actor, id);
+      await seen(a, address, (input.version ?? a.version).slice(0, 64));
+      const checks: AssignedCheck[] = [];
+      for (const { entityId, check } of assignedTo(a.name)) {
+        const entity = catalog.entity(entityId);
+        // Only what the agent's user may push results to.
+        if (!entity || !canChange(actor, entity)) continue;
+        const prop = entity.properties.find((p) => p.id === check.propertyId);
+        if (!prop) continue;
+        checks.push({ key: checkKey(check), entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
+      }
+      checks.sort((x, y) => (x.key < y.key ? -1 : 1));
+      const revision = createHash('sha1').update(checks.map((c) => c.key).join('\n')).digest('hex').slice(0, 16);
+      return { agent: view(a), revision, checks, limits: settings.limits, checkInMs };
+    },
+
+    async delete(actor: EntityActor, id: string): Promise<void> {
+      requireAnyRight(actor, 'manage-configuration');
+      if (!agents.has(id)) throw notFound(`agent ${id}`);
+      await store.delete(id);
+      agents.delete(id);
+      down.delete(id);
+    },
+
+    stop(): void {
+      clearInterval(timer);
+    },
+  };
+}
+
+export type AgentsService = Awaited<ReturnType<typeof createAgentsService>>;
