@@ -111,11 +111,13 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const annotations = createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock });
   const presets = createPresetsService({ store: storage.presets, clock });
   const reports = createReportService({ catalog: catalog.catalog, history: data.history, query: data.query });
+  // A failed pass is logged by the engine; nothing else to do with it here.
+  checks.onChange((id) => void data.engine.checksChanged(id).catch(() => undefined));
   const probes = createProbeService({
     index: checks, intake: data.intake, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), logger, settings: config.probes,
   });
   const agents = await createAgentsService({
-    store: storage.agents, index: checks, catalog: catalog.catalog, stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
+    store: storage.agents, index: checks, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
     settings: { agentDownAfterMs: config.probes.agentDownAfterMs, limits: config.probes },
   });
   return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents };

@@ -28,7 +28,7 @@ export async function runAgent(options: AgentOptions) {
     pingConcurrency: options.pingConcurrency ?? 32,
     onResult: (item, run) => sender.add({ entityId: item.entityId, timestamp: run.timestamp, data: run.values }),
   });
-  const agent = await register();
+  let agent = await register();
   log(`registered as agent "${agent.name}" (id ${agent.id}) with ${options.server}`);
 
   /** Waits for the server (it may start after the agent); a refusal (bad token, taken name) is final. */
@@ -80,13 +80,25 @@ export async function runAgent(options: AgentOptions) {
       // Keep running the last known checks; their results wait in the sender.
       log(`check-in failed: ${(err as Error).message}`);
       next = 5000;
+      if (err instanceof ServerError && err.status === 404) {
+        // Deleted on the server (or a new database): register again under the same name.
+        try {
+          agent = await register();
+          log(`registered again as agent "${agent.name}" (id ${agent.id})`);
+          next = 0;
+        } catch (again) {
+          log(`registering again failed: ${(again as Error).message}`);
+        }
+      }
     }
     if (!stopped) timer = setTimeout(() => void checkIn(), next);
   }
   await checkIn();
 
   return {
-    id: agent.id,
+    get id() {
+      return agent.id;
+    },
     counters: () => ({ ...scheduler.counters(), ...sender.counters() }),
     async stop(): Promise<void> {
       stopped = true;

@@ -53,3 +53,56 @@ test('beyond maxBuffered the oldest results go first', async () => {
   assert.deepEqual(sender.counters(), { buffered: 3, sent: 0, dropped: 2 });
   sender.stop();
 });
+
+test('results added while a batch is being sent are not lost when the buffer is full', async () => {
+  const got: string[] = [];
+  let release!: () => void;
+  let first = true;
+  const sender = createResultSender({
+    client: {
+      sendStats: async (items) => {
+        if (first) {
+          first = false;
+          await new Promise<void>((r) => (release = r));
+        }
+        got.push(...items.map((i) => i.entityId));
+      },
+    },
+    log: () => undefined,
+    maxBuffered: 5,
+    flushMs: 60_000,
+  });
+  for (let i = 0; i < 5; i++) sender.add(item(`a${i}`));
+  const flushing = sender.flush();
+  for (let i = 0; i < 3; i++) sender.add(item(`b${i}`));
+  release();
+  await flushing;
+  await sender.flush();
+  assert.deepEqual(got, ['a0', 'a1', 'a2', 'a3', 'a4', 'b0', 'b1', 'b2']);
+  assert.deepEqual(sender.counters(), { buffered: 0, sent: 8, dropped: 0 });
+  sender.stop();
+});
+
+test('an outage in the middle of a one-by-one retry resends only what was not accepted', async () => {
+  const got: string[] = [];
+  let calls = 0;
+  const sender = createResultSender({
+    client: {
+      sendStats: async (items) => {
+        calls++;
+        if (items.length > 1) throw new ServerError(404, 'entity gone not found');
+        if (calls === 3) throw new Error('ECONNRESET');
+        got.push(items[0]!.entityId);
+      },
+    },
+    log: () => undefined,
+    flushMs: 60_000,
+  });
+  for (const id of ['1', '2', '3']) sender.add(item(id));
+  await sender.flush();
+  assert.deepEqual(got, ['1']);
+  assert.equal(sender.counters().buffered, 2);
+  await sender.flush();
+  assert.deepEqual(got, ['1', '2', '3']);
+  sender.stop();
+});

@@ -2,9 +2,14 @@
 // kept while the server cannot be reached (up to `maxBuffered`, the oldest dropped first and
 // counted), so a network outage costs history only beyond that bound. A batch the server
 // refuses (an object deleted meanwhile) is retried item by item and the refused items dropped.
+// A batch is taken out of the buffer while it is sent, and what was not accepted goes back in
+// front: the trim of a full buffer never cuts into it, and nothing accepted is sent twice.
 import { ServerError, type ServerClient, type StatItem } from './server-client.js';
 
 const BATCH = 1000;
+
+/** 4xx other than 401/429: the server will refuse these items again; anything else may pass later. */
+const refused = (err: unknown) => err instanceof ServerError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
 
 export function createResultSender({ client, log, maxBuffered = 100_000, flushMs = 1000 }: {
   client: Pick<ServerClient, 'sendStats'>;
@@ -19,35 +24,50 @@ export function createResultSender({ client, log, maxBuffered = 100_000, flushMs
   const timer = setInterval(() => void flush(), flushMs);
   timer.unref();
 
-  async function sendOne(items: StatItem[]): Promise<void> {
+  function trim(): void {
+    if (buffer.length <= maxBuffered) return;
+    const over = buffer.length - maxBuffered;
+    buffer = buffer.slice(over);
+    dropped += over;
+  }
+
+  /** Sends `items`; returns those not yet accepted when the server could not be reached. */
+  async function send(items: StatItem[]): Promise<StatItem[]> {
     try {
       await client.sendStats(items);
       sent += items.length;
+      return [];
     } catch (err) {
-      if (err instanceof ServerError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429) {
-        if (items.length === 1) {
-          dropped++;
-          log(`result for entity ${items[0]!.entityId} refused: ${err.message}`);
-          return;
-        }
-        for (const item of items) await sendOne([item]);
-        return;
+      if (!refused(err)) throw Object.assign(err as Error, { unsent: items });
+      if (items.length === 1) {
+        dropped++;
+        log(`result for entity ${items[0]!.entityId} refused: ${(err as Error).message}`);
+        return [];
       }
-      throw err;
+      for (let i = 0; i < items.length; i++) {
+        try {
+          await send([items[i]!]);
+        } catch (inner) {
+          throw Object.assign(inner as Error, { unsent: items.slice(i) });
+        }
+      }
+      return [];
     }
   }
 
   function flush(): Promise<void> {
     sending ??= (async () => {
       while (buffer.length > 0) {
-        const batch = buffer.slice(0, BATCH);
+        const batch = buffer.splice(0, BATCH);
         try {
-          await sendOne(batch);
+          await send(batch);
         } catch (err) {
-          log(`sending ${batch.length} results failed (${(err as Error).message}); kept for the next try`);
+          const unsent = (err as { unsent?: StatItem[] }).unsent ?? batch;
+          buffer = unsent.concat(buffer);
+          trim();
+          log(`sending ${unsent.length} results failed (${(err as Error).message}); kept for the next try`);
           return;
         }
-        buffer = buffer.slice(batch.length);
       }
     })().finally(() => {
       sending = undefined;
@@ -58,11 +78,7 @@ export function createResultSender({ client, log, maxBuffered = 100_000, flushMs
   return {
     add(item: StatItem): void {
       buffer.push(item);
-      if (buffer.length > maxBuffered) {
-        const over = buffer.length - maxBuffered;
-        buffer = buffer.slice(over);
-        dropped += over;
-      }
+      trim();
       if (buffer.length >= BATCH) void flush();
     },
     flush,

@@ -26,13 +26,18 @@ export interface SchedulerOptions {
   onResult(item: ScheduledCheck, run: CheckRun): void;
   /** false: skip this run (the entity is disabled); asked at each due time. */
   runnable?(entityId: string): boolean;
+  /** Wall clock for results' timestamps. */
   now?: () => number;
+  /** Clock of due times: monotonic, so a wall-clock step neither stalls nor bunches checks. */
+  monotonic?: () => number;
   random?: () => number;
   run?: typeof runCheck;
 }
 
 interface Entry {
   item: ScheduledCheck;
+  /** Tells this entry's heap nodes from those of an earlier entry of the same key. */
+  seq: number;
   memory: Map<string, unknown>;
   nextAt: number;
   running?: AbortController;
@@ -57,11 +62,19 @@ export interface SchedulerCounters {
 
 export function createScheduler(options: SchedulerOptions) {
   const now = options.now ?? Date.now;
+  const clock = options.monotonic ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const run = options.run ?? runCheck;
   const entries = new Map<string, Entry>();
   const byEntity = new Map<string, Set<string>>();
-  const due = new TinyQueue<{ at: number; entry: Entry }>([], (a, b) => a.at - b.at);
+  // Heap nodes name their entry by key and seq only: a removed check's definition and memory
+  // are not kept alive by nodes that wait for a due time up to a day away.
+  type Node = { at: number; key: string; seq: number };
+  const byAt = (a: Node, b: Node) => a.at - b.at;
+  let due = new TinyQueue<Node>([], byAt);
+  let seq = 0;
+  /** Heap nodes of removed entries; the heap is rebuilt when they outnumber the live ones. */
+  let staleNodes = 0;
   const waiting: Entry[] = [];
   const waitingPing: Entry[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -77,22 +90,26 @@ export function createScheduler(options: SchedulerOptions) {
     if (stopped || !top || top.at >= timerAt) return;
     clearTimeout(timer);
     timerAt = top.at;
-    timer = setTimeout(fire, Math.max(0, top.at - now()));
+    timer = setTimeout(fire, Math.max(0, top.at - clock()));
     timer.unref?.();
   }
 
   function fire(): void {
     timerAt = Infinity;
     timer = undefined;
-    const t = now();
+    const t = clock();
     while (due.length > 0 && due.peek()!.at <= t) {
-      const { entry } = due.pop()!;
-      if (entry.removed) continue;
+      const node = due.pop()!;
+      const entry = entries.get(node.key);
+      if (!entry || entry.seq !== node.seq) {
+        staleNodes = Math.max(0, staleNodes - 1);
+        continue;
+      }
       const interval = entry.item.check.intervalMs;
       entry.nextAt += interval;
       // Fell behind (a blocked event loop, a suspended machine): resume from now, same phase length.
       if (entry.nextAt <= t) entry.nextAt = t + interval;
-      due.push({ at: entry.nextAt, entry });
+      due.push({ at: entry.nextAt, key: node.key, seq: entry.seq });
       if (options.runnable && !options.runnable(entry.item.entityId)) counters.paused++;
       else if (entry.running || entry.queuedAt !== undefined) counters.skipped++;
       else {
@@ -105,7 +122,7 @@ export function createScheduler(options: SchedulerOptions) {
   }
 
   function take(queue: Entry[]): Entry | undefined {
-    const t = now();
+    const t = clock();
     while (queue.length > 0) {
       const entry = queue.shift()!;
       const queuedAt = entry.queuedAt!;
@@ -159,7 +176,12 @@ export function createScheduler(options: SchedulerOptions) {
     if (!entry) return;
     entry.removed = true;
     entry.running?.abort();
+    entry.memory.clear();
     entries.delete(key);
+    if (++staleNodes > 1000 && staleNodes > entries.size) {
+      due = new TinyQueue<Node>([...entries.entries()].map(([k, e]) => ({ at: e.nextAt, key: k, seq: e.seq })), byAt);
+      staleNodes = 0;
+    }
   }
 
   return {
@@ -168,12 +190,12 @@ export function createScheduler(options: SchedulerOptions) {
       const keys = new Set(items.map((i) => i.key));
       const had = byEntity.get(entityId) ?? new Set<string>();
       for (const key of had) if (!keys.has(key)) remove(key);
-      const t = now();
+      const t = clock();
       for (const item of items) {
         if (entries.has(item.key)) continue;
-        const entry: Entry = { item, memory: new Map(), nextAt: t + Math.floor(random() * item.check.intervalMs), removed: false };
+        const entry: Entry = { item, seq: ++seq, memory: new Map(), nextAt: t + Math.floor(random() * item.check.intervalMs), removed: false };
         entries.set(item.key, entry);
-        due.push({ at: entry.nextAt, entry });
+        due.push({ at: entry.nextAt, key: item.key, seq: entry.seq });
       }
       if (keys.size > 0) byEntity.set(entityId, keys);
       else byEntity.delete(entityId);

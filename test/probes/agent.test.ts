@@ -35,7 +35,7 @@ describe('remote agent', () => {
     listener = createServer((s) => s.destroy());
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     target = `127.0.0.1:${(listener.address() as AddressInfo).port}`;
-    const user = await createUser(server, { login: 'edge', password: 'edge-pass-123', permissions: ['manage-objects'] });
+    const user = await createUser(server, { login: 'edge', password: 'edge-pass-123', permissions: ['manage-objects', 'manage-service-properties'] });
     token = (await call(server, 'POST', `/users/${user.id}/auth-token`, { headers: adminAuth })).body;
   });
   after(async () => {
@@ -86,7 +86,9 @@ describe('remote agent', () => {
   });
 
   it('an agent name belongs to its user; check-in is for the agent\'s user only', async () => {
-    const other = await createUser(server, { login: 'other', password: 'other-pass-123', permissions: [] });
+    const other = await createUser(server, { login: 'other', password: 'other-pass-123', permissions: ['manage-service-properties'] });
+    await createUser(server, { login: 'nobody', password: 'nobody-pass-123', permissions: [] });
+    assert.equal((await call(server, 'POST', '/agents/register', { headers: as('nobody', 'nobody-pass-123'), body: { name: 'sneaky' } })).status, 403);
     const res = await call(server, 'POST', '/agents/register', { headers: as('other', 'other-pass-123'), body: { name: 'branch-1' } });
     assertError(res, 409, 'Conflict', /another user/);
     const mine = await call(server, 'POST', '/agents/register', { headers: as('other', 'other-pass-123'), body: { name: 'others-agent' } });
@@ -94,12 +96,34 @@ describe('remote agent', () => {
     const again = await call(server, 'POST', '/agents/register', { headers: as('other', 'other-pass-123'), body: { name: 'others-agent' } });
     assert.equal(again.status, 200);
     assert.equal(again.body.id, mine.body.id);
+    // Others see their own agents only; manage-configuration sees all.
+    assert.deepEqual(((await call(server, 'GET', '/agents', { headers: as('other', 'other-pass-123') })).body as any[]).map((a) => a.name), ['others-agent']);
+    assert.ok(((await client.asAdmin('GET', '/agents')).body as any[]).length >= 2);
     const branch = ((await client.asAdmin('GET', '/agents')).body as any[]).find((a) => a.name === 'branch-1');
     assert.equal((await call(server, 'POST', `/agents/${branch.id}/check-in`, { headers: as('other', 'other-pass-123'), body: {} })).status, 403);
+    assert.equal((await call(server, 'GET', `/agents/${branch.id}`, { headers: as('other', 'other-pass-123') })).status, 404);
     assertError(await call(server, 'POST', '/agents/register', { headers: as('other', 'other-pass-123'), body: { name: '../x' } }), 400, 'BadRequest', /name/);
     assert.equal((await call(server, 'DELETE', `/agents/${mine.body.id}`, { headers: as('other', 'other-pass-123') })).status, 403);
     assert.equal((await client.asAdmin('DELETE', `/agents/${mine.body.id}`)).status, 204);
     assert.equal((await client.asAdmin('GET', `/agents/${mine.body.id}`)).status, 404);
     assert.ok(other.id);
+  });
+
+  it('skips disabled objects, and registers again when deleted on the server', async () => {
+    const on = await client.mkObject({ name: 'branch-on', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target, interval: 250, agent: 'branch-2' } }] });
+    const off = await client.mkObject({ name: 'branch-off', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target, interval: 250, agent: 'branch-2' } }] });
+    assert.equal((await client.asAdmin('PUT', `/objects/${off.id}/state`, { state_id: 9 })).status, 200);
+    const { child, output } = startAgent(server, token, 'branch-2');
+    agents.push(child);
+    await until('a result for the enabled object', () => client.asAdmin('GET', `/objects/${on.id}/stat`), (r) => r.body.available === 1, 20_000);
+    assert.deepEqual((await client.asAdmin('GET', `/objects/${off.id}/stat`)).body, {});
+    const first = ((await client.asAdmin('GET', '/agents')).body as any[]).find((a) => a.name === 'branch-2');
+    assert.equal(first.checks, 1);
+    assert.equal((await client.asAdmin('DELETE', `/agents/${first.id}`)).status, 204);
+    const back = await until('registered again', () => client.asAdmin('GET', '/agents'), (r) => (r.body as any[]).some((a) => a.name === 'branch-2'), 20_000);
+    assert.notEqual((back.body as any[]).find((a) => a.name === 'branch-2').id, first.id);
+    assert.match(output(), /registered again/);
+    child.kill('SIGTERM');
+    await exited(child);
   });
 });

@@ -135,4 +135,34 @@ describe('checks run by the server', () => {
     await sleep(600);
     assert.equal((await client.asAdmin('GET', `/objects/${o.id}/stat`)).body.timestamp, t0);
   });
+
+  it('deleting the only failing check ends the Down state and its incident', async () => {
+    const o = await client.mkObject({ name: 'decommissioned', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target: '127.0.0.1:1', interval: 200, timeout: 150 } }] });
+    await until('Down', () => client.asAdmin('GET', `/objects/${o.id}`), (r) => r.body.state_id === 8);
+    const open = (await client.asAdmin('GET', '/incidents')).body as any[];
+    const incident = open.find((i) => (i.entity?.entityId ?? i.entityId) === o.id);
+    assert.ok(incident, 'an incident while Down');
+    const prop = ((await client.asAdmin('GET', `/objects/${o.id}/props`)).body as any[])[0];
+    assert.equal((await client.asAdmin('DELETE', `/objects/${o.id}/props/${prop.id}`)).status, 204);
+    await until('Created', () => client.asAdmin('GET', `/objects/${o.id}`), (r) => r.body.state_id === 1);
+    await until('the incident cleared', () => client.asAdmin('GET', `/incidents/${incident.id}`), (r) => r.status === 404 || r.body.state === 3);
+  });
+
+  it('check secrets are hidden from readers without manage-service-properties', async () => {
+    const secret = { type: 'snmp', target: '127.0.0.1:1', interval: 60_000, enabled: false, version: '3', oids: ['1.3.6.1.2.1.1.3.0'],
+      user: { name: 'u', authKey: 'auth-secret-1', privKey: 'priv-secret-1' } };
+    const web = { type: 'http', target: url, interval: 60_000, enabled: false, prefix: 'w', headers: { authorization: 'Bearer web-secret-1' }, body: 'body-secret-1' };
+    const o = await client.mkObject({ name: 'secretive', properties: [{ name: 'snmp', type_id: 8, value: secret }, { name: 'web', type_id: 8, value: web }] });
+    await createUser(server, { login: 'viewer', password: 'viewer-pass-1', permissions: [] });
+    const viewer = as('viewer', 'viewer-pass-1');
+    for (const path of [`/objects/${o.id}/checks`, `/objects/${o.id}/props`, `/objects/${o.id}?fields=properties`, `/entities/${o.id}?fields=properties`]) {
+      const res = await call(server, 'GET', path, { headers: viewer });
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+      assert.doesNotMatch(res.text, /secret-1/, path);
+      assert.match(res.text, /\*{8}/, path);
+    }
+    const admin = await client.asAdmin('GET', `/objects/${o.id}/checks`);
+    assert.match(admin.text, /priv-secret-1/);
+    assert.match(admin.text, /web-secret-1/);
+  });
 });

@@ -147,6 +147,8 @@ test('rates over two runs: the first omits them, the second gives them scaled', 
       { oid: IF_IN_OCTETS, name: 'in.bits', rate: true, scale: 8 },
       { oid: IF_HC_IN_OCTETS, name: 'in.hc', rate: true },
       { oid: IF_IN_OCTETS, name: 'in.octets' },
+      // The same counter as a second rate: its memory is its own.
+      { oid: IF_IN_OCTETS, name: 'in.bytes', rate: true },
     ],
   });
   const t0 = 1_700_000_000_000;
@@ -155,37 +157,38 @@ test('rates over two runs: the first omits them, the second gives them scaled', 
   assert.equal('in.bits' in first, false);
   assert.equal('in.hc' in first, false);
   assert.equal(typeof first['in.octets'], 'number');
-  const was = { in: memory.get(IF_IN_OCTETS) as { value: bigint; at: number }, hc: memory.get(IF_HC_IN_OCTETS) as { value: bigint; at: number } };
+  const was = { in: memory.get('in.bits') as { value: bigint; at: number }, hc: memory.get('in.hc') as { value: bigint; at: number } };
   assert.equal(typeof was.in.value, 'bigint');
   assert.equal(typeof was.hc.value, 'bigint');
   assert.equal(was.in.at, t0);
 
   // Two seconds later by the probe's clock.
   const second = await probe(c, ctx(undefined, memory, () => t0 + 2000));
-  const now = { in: memory.get(IF_IN_OCTETS) as { value: bigint }, hc: memory.get(IF_HC_IN_OCTETS) as { value: bigint } };
+  const now = { in: memory.get('in.bits') as { value: bigint }, hc: memory.get('in.hc') as { value: bigint } };
   assert.equal(Number(now.in.value), second['in.octets']);
   assert.equal(second['in.bits'], (Number(now.in.value - was.in.value) * 8) / 2);
   assert.equal(second['in.hc'], Number(now.hc.value - was.hc.value) / 2);
+  assert.equal(second['in.bytes'], Number(now.in.value - was.in.value) / 2);
   assert.ok((second['in.bits'] as number) >= 0 && (second['in.hc'] as number) >= 0);
 });
 
 test('a Counter32 that wrapped since the last run gives the rate through the wrap', async () => {
   const { oid, value } = SNMPD.counter;
-  const memory = new Map<string, unknown>([[oid, { value: 2n ** 32n - 400n, at: 5000 }]]);
+  const memory = new Map<string, unknown>([['c', { value: 2n ** 32n - 400n, at: 5000 }]]);
   const v = await probe(check({ oids: [{ oid, name: 'c', rate: true, scale: 8 }] }), ctx(undefined, memory, () => 6000));
   // 400 up to the wrap and `value` after it, in one second, times 8.
   assert.equal(v.c, (400 + value) * 8);
-  assert.deepEqual(memory.get(oid), { value: BigInt(value), at: 6000 });
+  assert.deepEqual(memory.get('c'), { value: BigInt(value), at: 6000 });
 });
 
 test('a counter that went back further than a wrap explains (a reset) is re-baselined, not reported', async () => {
   const { oid, value } = SNMPD.counter;
-  const memory = new Map<string, unknown>([[oid, { value: 10_000n, at: 5000 }]]);
+  const memory = new Map<string, unknown>([['c', { value: 10_000n, at: 5000 }]]);
   const c = check({ oids: [{ oid, name: 'c', rate: true }] });
   const v = await probe(c, ctx(undefined, memory, () => 6000));
   assert.equal(v.available, 1);
   assert.equal('c' in v, false);
-  assert.deepEqual(memory.get(oid), { value: BigInt(value), at: 6000 });
+  assert.deepEqual(memory.get('c'), { value: BigInt(value), at: 6000 });
   // The next run rates against the new baseline (the fixed counter did not move).
   const next = await probe(c, ctx(undefined, memory, () => 7000));
   assert.equal(next.c, 0);

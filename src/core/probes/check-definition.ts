@@ -310,6 +310,9 @@ function dns(raw: Raw, base: Common, where: string): DnsCheck {
   };
 }
 
+/** Written by every run (run-check.ts); a probe's own metric must not take these names. */
+export const RESERVED_METRICS = ['available', 'latency', 'error'];
+
 const OID = /^\.?\d+(\.\d+){1,127}$/;
 const METRIC_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 
@@ -352,9 +355,10 @@ function snmp(raw: Raw, base: Common, where: string): SnmpCheck {
     const name = text(item, 'name', w, 128) ?? bare;
     if (!METRIC_NAME.test(name)) fail(`${w}.name`, 'letters, digits, "_", "-" and "."');
     if (names.has(name)) fail(`${w}.name`, `"${name}" names two OIDs`);
+    if (RESERVED_METRICS.includes(name)) fail(`${w}.name`, `"${name}" is a metric every check writes itself`);
     names.add(name);
     const scale = item.scale ?? 1;
-    if (typeof scale !== 'number' || !Number.isFinite(scale)) fail(`${w}.scale`, 'a number');
+    if (typeof scale !== 'number' || !Number.isFinite(scale) || Math.abs(scale) > 1e12) fail(`${w}.scale`, 'a number from -1e12 to 1e12');
     return { oid: bare, name, rate: flag(item, 'rate', w, false), scale: scale as number };
   });
   const community = text(raw, 'community', where, 256) ?? 'public';

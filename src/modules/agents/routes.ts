@@ -44,18 +44,22 @@ export function agentRoutes(api: Api, deps: { agents: AgentsService; access: Ret
   const actor = (req: FastifyRequest) => deps.access.actorOf(principalOf(req));
 
   api.get('/agents', {
-    schema: { tags, summary: 'Remote agents with their last-seen time and status', response: { 200: Type.Array(AgentSchema) } },
-  }, async () => agents.list());
+    schema: {
+      tags, summary: 'Remote agents with their last-seen time and status',
+      description: 'All agents for users with manage-configuration; the caller\'s own agents for others.',
+      response: { 200: Type.Array(AgentSchema) },
+    },
+  }, async (req) => agents.list(actor(req)));
 
   api.get('/agents/:id', {
     schema: { tags, summary: 'One remote agent', params: Params, response: { 200: AgentSchema } },
-  }, async (req) => agents.get(req.params.id));
+  }, async (req) => agents.get(actor(req), req.params.id));
 
   api.post('/agents/register', {
     schema: {
       tags,
       summary: 'Register a remote agent (npm run agent does this at start)',
-      description: 'The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user\'s name is 409.',
+      description: 'Right manage-service-properties (or manage-configuration). The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user\'s name is 409.',
       body: RegisterBody,
       response: { 200: AgentSchema, 201: AgentSchema },
     },

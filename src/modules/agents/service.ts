@@ -12,7 +12,6 @@ import type { AgentRow, AgentsStore } from '../../storage/agent-types.js';
 import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CheckIndex } from '../probes/check-index.js';
-import { checkKey } from '../probes/probe-service.js';
 
 export interface AgentView {
   id: string;
@@ -48,12 +47,15 @@ export interface CheckIn {
   checkInMs: number;
 }
 
+const DISABLE_STATE = 9;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-export async function createAgentsService({ store, index, catalog, stale, clock, logger, settings }: {
+export async function createAgentsService({ store, index, catalog, manualState, stale, clock, logger, settings }: {
   store: AgentsStore;
   index: CheckIndex;
   catalog: Catalog;
+  /** An entity's manual state: a disabled one (9) is not checked, by agents either. */
+  manualState: (entityId: string) => number | null;
   /** Marks entities' data stale (the engine's dataStale). */
   stale: (ids: readonly string[], detail: Record<string, unknown>) => Promise<void>;
   clock: () => number;
@@ -63,13 +65,18 @@ export async function createAgentsService({ store, index, catalog, stale, clock,
   const agents = new Map<string, AgentRow>();
   const down = new Set<string>();
   for (const a of await store.all()) agents.set(a.id, a);
-  // A restart is no agent's fault: every agent gets a full grace period from now.
-  const startedAt = clock();
+  // Silence is measured on the monotonic clock, so a wall-clock step does not mark every
+  // agent down. A restart is no agent's fault: every agent gets a full grace period from now.
+  const seenAt = new Map<string, number>();
+  const startedAt = performance.now();
   const checkInMs = Math.max(1000, Math.min(10_000, Math.floor(settings.agentDownAfterMs / 3)));
 
   const assignedTo = (name: string) => {
     const out: Array<{ entityId: string; check: ReturnType<CheckIndex['checks']>[number] }> = [];
-    for (const [entityId, checks] of index.all()) for (const c of checks) if (c.check.agent === name && c.check.enabled) out.push({ entityId, check: c });
+    for (const [entityId, checks] of index.all()) {
+      if (manualState(entityId) === DISABLE_STATE) continue;
+      for (const c of checks) if (c.check.agent === name && c.check.enabled) out.push({ entityId, check: c });
+    }
     return out;
   };
 
@@ -88,15 +95,16 @@ export async function createAgentsService({ store, index, catalog, stale, clock,
     const now = clock();
     await store.seen(a.id, now, address, version);
     Object.assign(a, { lastSeen: now, address, version });
+    seenAt.set(a.id, performance.now());
     if (down.delete(a.id)) {
       logger.info({ agent: a.name }, 'remote agent is back');
     }
   }
 
   function watch(): void {
-    const now = clock();
+    const now = performance.now();
     for (const a of agents.values()) {
-      if (down.has(a.id) || Math.max(a.lastSeen, startedAt) + settings.agentDownAfterMs > now) continue;
+      if (down.has(a.id) || (seenAt.get(a.id) ?? startedAt) + settings.agentDownAfterMs > now) continue;
       down.add(a.id);
       const ids = [...new Set(assignedTo(a.name).map((c) => c.entityId))];
       logger.warn({ agent: a.name, lastSeen: a.lastSeen, objects: ids.length }, 'remote agent stopped reporting; its objects have no data');
@@ -106,18 +114,22 @@ export async function createAgentsService({ store, index, catalog, stale, clock,
   const timer = setInterval(watch, Math.min(5000, Math.max(250, Math.floor(settings.agentDownAfterMs / 4)))).unref();
 
   return {
-    list(): AgentView[] {
-      return [...agents.values()].map(view);
+    /** Every agent for manage-configuration; the caller's own ones for others. */
+    list(actor: EntityActor): AgentView[] {
+      const all = actor.rights.has('manage-configuration');
+      return [...agents.values()].filter((a) => all || a.userId === actor.userId).map(view);
     },
 
-    get(id: string): AgentView {
+    get(actor: EntityActor, id: string): AgentView {
       const a = agents.get(id);
-      if (!a) throw notFound(`agent ${id}`);
+      if (!a || (a.userId !== actor.userId && !actor.rights.has('manage-configuration'))) throw notFound(`agent ${id}`);
       return view(a);
     },
 
     /** Registers the caller's agent (or finds it again: registering is idempotent for its owner). */
     async register(actor: EntityActor, input: { name: string; version?: string }, address: string): Promise<{ agent: AgentView; created: boolean }> {
+      // Running checks is configuring them from afar: the same right as writing them.
+      requireAnyRight(actor, 'manage-service-properties', 'manage-configuration');
       if (!NAME.test(input.name)) throw badRequest('name: letters, digits, "_", "-" and "." (at most 128), starting with a letter or digit');
       const version = (input.version ?? '').slice(0, 64);
       const existing = [...agents.values()].find((a) => a.name === input.name);
@@ -145,7 +157,7 @@ export async function createAgentsService({ store, index, catalog, stale, clock,
         if (!entity || !canChange(actor, entity)) continue;
         const prop = entity.properties.find((p) => p.id === check.propertyId);
         if (!prop) continue;
-        checks.push({ key: checkKey(check), entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
+        checks.push({ key: check.key, entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
       }
       checks.sort((x, y) => (x.key < y.key ? -1 : 1));
       const revision = createHash('sha1').update(checks.map((c) => c.key).join('\n')).digest('hex').slice(0, 16);
@@ -158,6 +170,7 @@ export async function createAgentsService({ store, index, catalog, stale, clock,
       await store.delete(id);
       agents.delete(id);
       down.delete(id);
+      seenAt.delete(id);
     },
 
     stop(): void {

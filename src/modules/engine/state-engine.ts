@@ -9,11 +9,11 @@
 // Triggers and the live stream see every change of the shown state, propagated ones included.
 import type { Logger } from 'pino';
 import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
-import { conditionIncidentEdges, stateIncidentEdge } from '../../core/incidents/incident-edges.js';
+import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
 import { forgetUnder } from '../../core/conditions/evaluate.js';
-import { CHILD_STATE, DATA_EXPIRED, MANUAL, NO_DATA_STATE, selectState } from '../../core/states/state-selection.js';
+import { CHILD_STATE, DATA_EXPIRED, MANUAL, NO_DATA_STATE, NO_SUITABLE_CONDITION, selectState } from '../../core/states/state-selection.js';
 import { StatePropagation, type Change as PropagationChange } from '../../core/states/state-propagation.js';
-import type { CatalogStore, CatalogWrite, EntityStateRow, StateChangeRow } from '../../storage/catalog-types.js';
+import type { CatalogStore, CatalogWrite, StateChangeRow } from '../../storage/catalog-types.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { HistoryService } from '../history/history-service.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
@@ -23,10 +23,13 @@ import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
 import type { EventFacts } from '../../core/events/event-values.js';
 import { LatestEvents } from './latest-events.js';
 import type { EngineSettings, IncidentSink, Own, OwnChange } from './engine-types.js';
+import { createStateCommitter } from './state-commit.js';
 
 export type { EngineSettings, IncidentSink } from './engine-types.js';
 
 const TICK_MS = 500;
+/** Built-in state Created: what an entity is before anything says otherwise. */
+const CREATED_STATE = 1;
 
 export function createStateEngine({ catalog, store, history, incidents, bus, clock, logger, settings, implicitConditions }: {
   catalog: Catalog;
@@ -114,61 +117,9 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
   const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
 
-  /** Stores own-state changes and what they propagate; then events and incident signals. */
-  async function commit(changes: OwnChange[], signals: IncidentSignal[], now: number): Promise<void> {
-    const rows: StateChangeRow[] = [];
-    const ownRows: EntityStateRow[] = [];
-    for (const c of changes) {
-      const o = ownOf(c.entity.id);
-      ownRows.push({ entity_id: c.entity.id, auto_state: o.auto, manual_state: o.manual, data_at: null });
-      if (c.entity.entityType === 2) {
-        rows.push({ entityId: c.entity.id, stateId: c.to, previousStateId: catalog.entity(c.entity.id)?.state_id ?? c.entity.state_id, timestamp: now, reason: c.reason });
-      } else {
-        for (const p of propagation.setOwn(c.entity.id, c.to)) {
-          const cause = p.cause === undefined ? undefined : catalog.entity(p.cause);
-          const reason: StateReason = cause ? { code: CHILD_STATE, rootCause: rootCause(cause) } : c.reason;
-          rows.push({ entityId: p.id, stateId: p.to, previousStateId: p.from, timestamp: now, reason });
-        }
-      }
-      // Type 1: an entity with incident conditions raises only those.
-      if (!incidentConditions(c.entity.id)?.length) {
-        const edge = stateIncidentEdge(c.from, c.to, settings.stateLevels);
-        if (edge) {
-          const stateName = catalog.states.get(c.to)?.name ?? String(c.to);
-          signals.push({
-            entityId: c.entity.id, entityType: c.entity.entityType, key: 'state', type: 1, active: edge.active,
-            ...(edge.active && Object.hasOwn(settings.stateLevels, String(c.from)) ? { levelChange: true } : {}),
-            ...(edge.active ? { level: edge.level, text: `${c.entity.name}: ${stateName}` } : {}),
-            data: JSON.stringify(dataOf(c.entity.id)), reason: { code: c.reason.code, rootCause: rootCause(c.entity) }, timestamp: now,
-          });
-        }
-      }
-    }
-    await storeChanges(rows, ownRows);
-    if (signals.length > 0) await incidents.signals(signals);
-  }
-
-  /** Stores shown-state changes (with their history) and own-state records; then tells the bus. */
-  async function storeChanges(rows: StateChangeRow[], ownRows: EntityStateRow[]): Promise<void> {
-    if (rows.length > 0 || ownRows.length > 0) {
-      const stored = await catalog.mutate(() => {
-        // Entities deleted meanwhile are left out (their rows went with them).
-        const write: CatalogWrite = {
-          op: 'setStates',
-          changes: rows.filter((r) => catalog.entity(r.entityId) !== undefined),
-          own: ownRows.filter((r) => catalog.entity(r.entity_id) !== undefined),
-        };
-        return { writes: write.changes.length + write.own.length > 0 ? [write] : [], result: write.changes };
-      });
-      for (const r of stored) {
-        const e = catalog.entity(r.entityId);
-        if (!e) continue;
-        bus.publish({
-          type: 'state', entityId: e.id, entityType: e.entityType, entityName: e.name, stateId: r.stateId, previousStateId: r.previousStateId, reason: r.reason, timestamp: r.timestamp,
-        });
-      }
-    }
-  }
+  const { commit, storeChanges } = createStateCommitter({
+    catalog, propagation, incidents, bus, stateLevels: settings.stateLevels, ownOf, incidentConditions, dataOf, rootCause,
+  });
 
   /** Changes of the tree (an object added, moved or deleted; priorities changed) move states too. */
   function structural(changes: readonly PropagationChange[]): void {
@@ -362,6 +313,32 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
      */
     dataStale(ids: readonly string[], detail: Record<string, unknown>): Promise<void> {
       return serial(() => expire(ids, { ...detail, code: DATA_EXPIRED }));
+    },
+
+    /**
+     * The entity's checks changed (the index's listener). Their implied conditions are read
+     * afresh at the next pass; when none are left (and the entity has no conditions of its
+     * own), nothing says its state any more: back to Created, clearing a state incident, rather
+     * than Down for ever after its only failing check was deleted.
+     */
+    checksChanged(entityId: string): Promise<void> {
+      return serial(async () => {
+        const entity = catalog.entity(entityId);
+        const o = owns.get(entityId);
+        if (!entity || !o) return;
+        if (stateConditions(entityId)?.length) {
+          dirty.add(entityId);
+          return;
+        }
+        o.expired = false;
+        if (o.auto === CREATED_STATE) return;
+        const before = shownOwn(o);
+        o.auto = CREATED_STATE;
+        o.autoReason = { code: NO_SUITABLE_CONDITION, cause: 'no checks' };
+        recheck.delete(entityId);
+        const changes = shownOwn(o) !== before ? [{ entity, from: before, to: shownOwn(o), reason: o.autoReason }] : [];
+        await commit(changes, [], clock());
+      });
     },
 
     manualState(entityId: string): number | null {

@@ -56,7 +56,7 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
 
     api.get(`/${prefix}/:id/props`, {
       schema: { tags, summary: 'Properties of the entity', params: IdParams, response: { 200: Type.Array(PropertySchema) } },
-    }, async (req) => s.properties.list(entityOf(req)));
+    }, async (req) => s.properties.list(actor(req), entityOf(req)));
 
     api.post(`/${prefix}/:id/props`, {
       schema: {

@@ -65,9 +65,16 @@ export function checkPropertyType(typeId: number, where: string): number {
   return typeId;
 }
 
-/** Stored text of a value: an object (a check definition, say) as JSON text. */
-export const propertyValueText = (value: PropertyInputT['value']): string =>
-  value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+export const MAX_PROPERTY_TEXT = 65_536;
+
+/** Stored text of a value: an object (a check definition, say) as JSON text, bounded as text is. */
+export function propertyValueText(value: PropertyInputT['value']): string {
+  if (value === null) return '';
+  if (typeof value !== 'object') return String(value);
+  const text = JSON.stringify(value);
+  if (text.length > MAX_PROPERTY_TEXT) throw badRequest(`value: at most ${MAX_PROPERTY_TEXT} characters as JSON text`);
+  return text;
+}
 
 /** New property rows for an entity being created; names must be unique among them. */
 export function newProperties(catalog: Catalog, rules: PropertyRules, actor: EntityActor, entityId: string, input: PropertyInputT[] | undefined, now: number): PropRow[] {
@@ -77,7 +84,9 @@ export function newProperties(catalog: Catalog, rules: PropertyRules, actor: Ent
     if (seen.has(p.name)) throw badRequest(`properties[${i}].name: "${p.name}" appears twice`);
     seen.add(p.name);
     const type_id = checkPropertyType(p.type_id ?? DEFAULT_PROPERTY_TYPE, `properties[${i}].`);
-    rules.rightsFor(actor, type_id);
+    // Only service properties are guarded at creation: creating an object with plain
+    // properties has never needed manage-properties.
+    if (type_id === SERVICE_PROPERTY) rules.rightsFor(actor, type_id);
     const row: PropRow = { id: catalog.nextId('props'), entity_id: entityId, name: p.name, value: propertyValueText(p.value), type_id, created: now, updated: now };
     where.set(row.id, `properties[${i}].`);
     return row;

@@ -64,7 +64,7 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
     childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemLink> {
       visibleObject(actor, id);
       const links = mapped(catalog.graph.linksAmongChildren(id), (l) => catalog.links.get(l)!);
-      return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields) };
+      return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
     /** Every root-to-object path; hidden ancestors are left out of a path. */
@@ -76,11 +76,11 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
     },
 
     listLinks(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemLink> {
-      return { items: pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields) };
+      return { items: pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
     getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
-      return linkView(catalog, seen(actor, lookup(catalog.links, id), 'link', id), fields);
+      return linkView(catalog, seen(actor, lookup(catalog.links, id), 'link', id), fields, actor);
     },
 
     getEntity(actor: EntityActor, id: string, fields: FieldSelection): Record_ {

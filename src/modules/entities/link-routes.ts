@@ -34,11 +34,11 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
 
   api.post('/links', {
     schema: { tags, summary: 'Create a link between two visible objects', description: 'Right create-links or manage-links.', body: CreateLinkBody, response: { 201: LinkSchema } },
-  }, async (req, reply) => reply.code(201).send(linkView(s.catalog, await s.links.create(actor(req), req.body), undefined)));
+  }, async (req, reply) => reply.code(201).send(linkView(s.catalog, await s.links.create(actor(req), req.body), undefined, actor(req))));
 
   api.patch('/links/:id', {
     schema: { tags, summary: 'Change a link', description: 'Right modify-links or manage-links.', params: IdParams, body: PatchLinkBody, response: { 200: LinkSchema } },
-  }, async (req) => linkView(s.catalog, await s.links.update(actor(req), req.params.id, req.body), undefined));
+  }, async (req) => linkView(s.catalog, await s.links.update(actor(req), req.params.id, req.body), undefined, actor(req)));
 
   api.delete('/links/:id', {
     schema: { tags, summary: 'Delete a link', description: 'Right manage-links.', params: IdParams, response: { 204: Type.Null() } },

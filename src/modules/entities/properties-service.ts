@@ -5,7 +5,8 @@ import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
-import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, SERVICE_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import { redactPropertyText } from '../../core/probes/redact.js';
 import type { PropertyRules } from './property-rules.js';
 import type { PropertyInputT } from './schemas.js';
 
@@ -79,8 +80,10 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
   return {
     createOrModifyWrites,
 
-    list(entity: MemEntity): PropRow[] {
-      return entity.properties;
+    /** The entity's properties; check secrets hidden from those without manage-service-properties. */
+    list(actor: EntityActor, entity: MemEntity): PropRow[] {
+      if (actor.rights.has('manage-service-properties')) return entity.properties;
+      return entity.properties.map((p) => (p.type_id === SERVICE_PROPERTY ? { ...p, value: redactPropertyText(p.value) } : p));
     },
 
     async create(actor: EntityActor, entity: MemEntity, input: PropertyInputT): Promise<PropRow> {

@@ -5,6 +5,8 @@ import { SEE_ALL } from '../../core/visibility.js';
 import { badRequest } from '../../http/errors.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
+import { redactPropertyText } from '../../core/probes/redact.js';
+import { SERVICE_PROPERTY } from './entity-input.js';
 
 export type Record_ = { id: string; [field: string]: unknown };
 
@@ -32,7 +34,10 @@ function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
     .join('/');
 }
 
-const propView = ({ id, entity_id, name, value, type_id, created, updated }: MemEntity['properties'][number]) => ({ id, entity_id, name, value, type_id, created, updated });
+/** A property as records show it: check secrets hidden from readers without manage-service-properties. */
+const propView = ({ id, entity_id, name, value, type_id, created, updated }: MemEntity['properties'][number], actor: EntityActor) => ({
+  id, entity_id, name, value: type_id === SERVICE_PROPERTY && !actor.rights.has('manage-service-properties') ? redactPropertyText(value) : value, type_id, created, updated,
+});
 
 interface ViewContext {
   catalog: Catalog;
@@ -53,7 +58,7 @@ const OBJECT_VIEW: FieldTable<MemObject> = [
   ['client_data', (o) => o.client_data],
   ['discovery_id', (o) => o.discovery_id],
   ['tags', (o) => o.tags],
-  ['properties', (o) => o.properties.map(propView)],
+  ['properties', (o, { actor }) => o.properties.map((p) => propView(p, actor))],
   ['created', (o) => o.created],
   ['updated', (o) => o.updated],
 ];
@@ -72,7 +77,7 @@ const LINK_VIEW: FieldTable<MemLink> = [
   ['tags', (l) => l.tags],
   ['operations', (l) => l.operations],
   ['owner_id', (l) => l.owner_id],
-  ['properties', (l) => l.properties.map(propView)],
+  ['properties', (l, { actor }) => l.properties.map((p) => propView(p, actor))],
   ['created', (l) => l.created],
   ['updated', (l) => l.updated],
 ];
@@ -89,12 +94,13 @@ export function objectView(catalog: Catalog, actor: EntityActor, o: MemObject, f
   return view(OBJECT_VIEW, o, { catalog, actor }, fields);
 }
 
-export function linkView(catalog: Catalog, l: MemLink, fields: FieldSelection): Record_ {
-  return view(LINK_VIEW, l, { catalog, actor: FULL_VIEW }, fields);
+/** `actor` only decides what properties show (links are not filtered by visibility here). */
+export function linkView(catalog: Catalog, l: MemLink, fields: FieldSelection, actor: EntityActor = FULL_VIEW): Record_ {
+  return view(LINK_VIEW, l, { catalog, actor }, fields);
 }
 
 const ALL_FIELDS = new Set(['id', ...OBJECT_VIEW.map(([f]) => f), ...LINK_VIEW.map(([f]) => f)]);
 
 export function entityView(catalog: Catalog, actor: EntityActor, e: MemEntity, fields: FieldSelection): Record_ {
-  return e.entityType === 1 ? objectView(catalog, actor, e, fields) : linkView(catalog, e, fields);
+  return e.entityType === 1 ? objectView(catalog, actor, e, fields) : linkView(catalog, e, fields, actor);
 }

@@ -1,6 +1,7 @@
 // Which checks each entity has: the service properties (type 8) holding check definitions,
 // parsed once and kept up to date from the catalog's changes. The scheduler, the agents'
 // check lists and the engine's implicit state conditions all read it.
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CheckDefinition } from '../../core/probes/check-definition.js';
 import { defaultStateConditions } from '../../core/probes/default-conditions.js';
@@ -15,8 +16,8 @@ export interface EntityCheck {
   /** The property's name: how operators tell an entity's checks apart. */
   name: string;
   check: CheckDefinition;
-  /** When the property last changed (ms): the check's revision. */
-  updated: number;
+  /** Property id and a digest of the definition: a new key exactly when the check changes. */
+  key: string;
 }
 
 /** `checks` is the entity's new list, empty when it has none left or is gone. */
@@ -32,7 +33,7 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
     for (const p of entity.properties) {
       try {
         const check = rules.checkOf(p, '');
-        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, updated: p.updated });
+        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, key: `${p.id}@${createHash('sha1').update(p.value).digest('hex').slice(0, 16)}` });
       } catch (err) {
         // Stored before a limit changed (the interval floor, say): not run, and said so once.
         logger.warn({ entityId: entity.id, property: p.name, err: (err as Error).message }, 'a stored check is no longer valid; it does not run');

@@ -18,8 +18,6 @@ export interface ProbeSettings {
   pingConcurrency: number;
 }
 
-/** A check's key changes with its definition, so a change reschedules it. */
-export const checkKey = (c: EntityCheck): string => `${c.propertyId}@${c.updated}`;
 
 export function createProbeService({ index, intake, catalog, manualState, logger, settings }: {
   index: CheckIndex;
@@ -44,15 +42,20 @@ export function createProbeService({ index, intake, catalog, manualState, logger
       let runs = lastRuns.get(entity.id);
       if (!runs) lastRuns.set(entity.id, (runs = new Map()));
       runs.set(item.key, run);
-      const { numbers, values } = flattenPayload(run.values);
-      intake.push([{ entityId: entity.id, entityType: entity.entityType, timestamp: run.timestamp, payload: run.values, numbers, values }])
-        .catch((err: unknown) => logger.error({ err, entityId: entity.id }, 'storing a check result failed'));
+      try {
+        const { numbers, values } = flattenPayload(run.values);
+        intake.push([{ entityId: entity.id, entityType: entity.entityType, timestamp: run.timestamp, payload: run.values, numbers, values }])
+          .catch((err: unknown) => logger.error({ err, entityId: entity.id }, 'storing a check result failed'));
+      } catch (err) {
+        // A value the intake refuses (a number out of range, say): said, not swallowed.
+        logger.warn({ err, entityId: entity.id, check: item.key }, 'a check result could not be stored');
+      }
     },
   });
 
   function local(checks: readonly EntityCheck[]): ScheduledCheck[] {
     if (!settings.enabled) return [];
-    return checks.filter((c) => c.check.enabled && !c.check.agent).map((c) => ({ key: checkKey(c), entityId: c.entityId, check: c.check }));
+    return checks.filter((c) => c.check.enabled && !c.check.agent).map((c) => ({ key: c.key, entityId: c.entityId, check: c.check }));
   }
 
   return {
@@ -62,7 +65,7 @@ export function createProbeService({ index, intake, catalog, manualState, logger
         scheduler.set(entityId, local(checks));
         const runs = lastRuns.get(entityId);
         if (!runs) return;
-        const live = new Set(checks.map(checkKey));
+        const live = new Set(checks.map((c) => c.key));
         for (const key of runs.keys()) if (!live.has(key)) runs.delete(key);
         if (runs.size === 0) lastRuns.delete(entityId);
       });
@@ -70,7 +73,7 @@ export function createProbeService({ index, intake, catalog, manualState, logger
 
     /** The last run of a check the server runs (undefined before the first, or for agents' checks). */
     lastRun(check: EntityCheck): CheckRun | undefined {
-      return lastRuns.get(check.entityId)?.get(checkKey(check));
+      return lastRuns.get(check.entityId)?.get(check.key);
     },
 
     counters: () => scheduler.counters(),

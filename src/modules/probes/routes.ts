@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import { metricName } from '../../core/probes/check-definition.js';
+import { redactCheckSecrets } from '../../core/probes/redact.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import type { HistoryService } from '../history/history-service.js';
@@ -12,11 +13,17 @@ import type { CheckIndex } from './check-index.js';
 import type { ProbeService } from './probe-service.js';
 import { CheckSchema, ProbeCountersSchema } from './schemas.js';
 
+function definitionOf(value: string | undefined, secrets: boolean): Record<string, unknown> {
+  if (value === undefined) return {};
+  const parsed = JSON.parse(value) as Record<string, unknown>;
+  return secrets ? parsed : redactCheckSecrets(parsed);
+}
+
 export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: CheckIndex; probes: ProbeService; history: HistoryService }): void {
   const { catalog: s, index, probes, history } = deps;
   const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
 
-  function checksOf(entity: MemEntity) {
+  function checksOf(entity: MemEntity, secrets: boolean) {
     const latest = history.lastData(entity.id)?.latest ?? {};
     return index.checks(entity.id).map((c) => {
       const run = probes.lastRun(c);
@@ -35,7 +42,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
       return {
         propertyId: c.propertyId, name: c.name, type: c.check.type, target: c.check.target, intervalMs: c.check.intervalMs, timeoutMs: c.check.timeoutMs,
         enabled: c.check.enabled, agent: c.check.agent ?? null, prefix: c.check.prefix ?? null,
-        definition: prop ? (JSON.parse(prop.value) as Record<string, unknown>) : {}, lastResult,
+        definition: definitionOf(prop?.value, secrets), lastResult,
       };
     });
   }
@@ -46,7 +53,8 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
         tags: ['checks'],
         summary: 'The checks of the entity (its service properties holding check definitions) with their latest results',
         description: 'Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. '
-          + 'An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass.',
+          + 'An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. '
+          + 'Secrets (SNMP community and keys, HTTP header values and body) show as ******** to users without manage-service-properties, here and in /props.',
         params: IdParams,
         response: { 200: Type.Array(CheckSchema) },
       },
@@ -54,7 +62,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
       const who = actor(req);
       const id = req.params.id;
       const entity = prefix === 'objects' ? s.queries.visibleObject(who, id) : prefix === 'links' ? s.queries.visibleLink(who, id) : s.queries.visibleEntity(who, id);
-      return checksOf(entity);
+      return checksOf(entity, who.rights.has('manage-service-properties'));
     });
   }
 

@@ -100,9 +100,10 @@ function metrics(check: SnmpCheck, varbinds: snmp.Varbind[], memory: Map<string,
       return;
     }
     const next: CounterReading = { value: r.exact, at };
-    const rate = counterRate(storedReading(memory.get(oid.oid)), next, r.width);
+    // Kept by metric name: one OID may feed two rates (bits and bytes of one counter).
+    const rate = counterRate(storedReading(memory.get(oid.name)), next, r.width);
     // Stored whatever the outcome: the first reading, and the one after a reset, are baselines.
-    memory.set(oid.oid, next);
+    memory.set(oid.name, next);
     if (rate !== undefined) values[oid.name] = rate * oid.scale;
   });
   return { values, problems };
