@@ -1,10 +1,9 @@
 // A real DNS server on loopback for the DNS probe's tests: Debian's dnsmasq as a child process
 // that answers only the records given, from the command line (no config file, no
 // /etc/resolv.conf, no /etc/hosts), and refuses to recurse anywhere.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { promises as dns } from 'node:dns';
 import { freeUdpPort } from './ports.js';
+import { onFreePort, startUdpDaemon } from './udp-daemon.js';
 
 export type DnsmasqRecord =
   | { name: string; type: 'A' | 'AAAA'; address: string }
@@ -33,15 +32,6 @@ function recordArgs(records: DnsmasqRecord[]): string[] {
   return args;
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
-  await exited;
-  clearTimeout(timer);
-}
-
 async function answers(port: number): Promise<boolean> {
   const resolver = new dns.Resolver({ timeout: 200, tries: 1 });
   resolver.setServers([`127.0.0.1:${port}`]);
@@ -55,50 +45,23 @@ async function answers(port: number): Promise<boolean> {
 
 async function startOnce(records: DnsmasqRecord[]): Promise<Dnsmasq | { failed: string }> {
   const port = await freeUdpPort();
-  const child = spawn(
-    DNSMASQ,
-    [
-      '--keep-in-foreground',
-      '--conf-file=/dev/null',
-      '--no-resolv',
-      '--no-hosts',
-      '--no-poll',
-      '--pid-file=',
-      '--log-facility=-',
-      `--port=${port}`,
-      '--listen-address=127.0.0.1',
-      '--bind-interfaces',
-      '--cache-size=0',
-      ...recordArgs(records),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
-    if (stderr.length < 16_384) stderr += s;
-  });
-  let spawnError: Error | undefined;
-  child.once('error', (err) => (spawnError = err));
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (spawnError) return { failed: `cannot run ${DNSMASQ}: ${spawnError.message}` };
-    if (child.exitCode !== null || child.signalCode !== null) return { failed: `dnsmasq exited (${child.exitCode ?? child.signalCode}): ${stderr.trim()}` };
-    if (await answers(port)) return { port, stop: () => stopChild(child) };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stopChild(child);
-  return { failed: `dnsmasq did not answer on port ${port} within 5 s: ${stderr.trim()}` };
+  return startUdpDaemon(DNSMASQ, [
+    '--keep-in-foreground',
+    '--conf-file=/dev/null',
+    '--no-resolv',
+    '--no-hosts',
+    '--no-poll',
+    '--pid-file=',
+    '--log-facility=-',
+    `--port=${port}`,
+    '--listen-address=127.0.0.1',
+    '--bind-interfaces',
+    '--cache-size=0',
+    ...recordArgs(records),
+  ], port, answers);
 }
 
 /** dnsmasq answering `records` on 127.0.0.1:<port> (UDP and TCP). Call stop() when done. */
-export async function startDnsmasq(records: DnsmasqRecord[]): Promise<Dnsmasq> {
-  let last = '';
-  // The free port is found by binding and releasing it, so another process can take it first.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const started = await startOnce(records);
-    if ('port' in started) return started;
-    last = started.failed;
-    if (!/in use/i.test(last)) break;
-  }
-  throw new Error(last);
+export function startDnsmasq(records: DnsmasqRecord[]): Promise<Dnsmasq> {
+  return onFreePort(() => startOnce(records));
 }

@@ -1,13 +1,12 @@
 // A real SNMP agent on loopback for the SNMP probe's tests: Debian's snmpd (net-snmp) as a
 // foreground child with its own config and persistent directory in a temporary folder, so the
 // system's config and stored users are neither read nor written.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import snmp from 'net-snmp';
 import { freeUdpPort } from './ports.js';
+import { onFreePort, startUdpDaemon } from './udp-daemon.js';
 
 export interface Snmpd {
   port: number;
@@ -38,15 +37,6 @@ override ${SNMPD.negative.oid} integer ${SNMPD.negative.value}
 override ${SNMPD.counter.oid} counter ${SNMPD.counter.value}
 `;
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
-  await exited;
-  clearTimeout(timer);
-}
-
 function answers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const session = snmp.createSession('127.0.0.1', SNMPD.community, { port, version: snmp.Version2c, timeout: 200, retries: 0 });
@@ -60,29 +50,11 @@ function answers(port: number): Promise<boolean> {
 
 async function startOnce(dir: string): Promise<Snmpd | { failed: string }> {
   const port = await freeUdpPort();
-  const child = spawn(SNMPD_BIN, ['-f', '-Lo', '-C', '-c', join(dir, 'snmpd.conf'), `udp:127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startUdpDaemon(SNMPD_BIN, ['-f', '-Lo', '-C', '-c', join(dir, 'snmpd.conf'), `udp:127.0.0.1:${port}`], port, answers, {
     // usmUser entries derived from createUser are stored in the persistent directory; MIBS and
     // MIBDIRS stop it from loading (and complaining about) the system's MIB files.
     env: { ...process.env, SNMP_PERSISTENT_DIR: join(dir, 'persist'), MIBS: '', MIBDIRS: join(dir, 'no-mibs') },
   });
-  let output = '';
-  const collect = (s: string) => {
-    if (output.length < 16_384) output += s;
-  };
-  child.stdout!.setEncoding('utf8').on('data', collect);
-  child.stderr!.setEncoding('utf8').on('data', collect);
-  let spawnError: Error | undefined;
-  child.once('error', (err) => (spawnError = err));
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (spawnError) return { failed: `cannot run ${SNMPD_BIN}: ${spawnError.message}` };
-    if (child.exitCode !== null || child.signalCode !== null) return { failed: `snmpd exited (${child.exitCode ?? child.signalCode}): ${output.trim()}` };
-    if (await answers(port)) return { port, stop: () => stopChild(child) };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stopChild(child);
-  return { failed: `snmpd did not answer on port ${port} within 5 s: ${output.trim()}` };
 }
 
 /** snmpd on udp 127.0.0.1:<port>, answering v1/v2c for SNMPD.community and v3 for SNMPD.user. */
@@ -90,23 +62,14 @@ export async function startSnmpd(): Promise<Snmpd> {
   const dir = await mkdtemp(join(tmpdir(), 'vigil-snmpd-'));
   try {
     await writeFile(join(dir, 'snmpd.conf'), CONFIG, { mode: 0o600 });
-    let last = '';
-    // The free port is found by binding and releasing it, so another process can take it first.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const started = await startOnce(dir);
-      if ('port' in started) {
-        return {
-          port: started.port,
-          stop: async () => {
-            await started.stop();
-            await rm(dir, { recursive: true, force: true });
-          },
-        };
-      }
-      last = started.failed;
-      if (!/endpoint|in use/i.test(last)) break;
-    }
-    throw new Error(last);
+    const started = await onFreePort(() => startOnce(dir));
+    return {
+      port: started.port,
+      stop: async () => {
+        await started.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

@@ -13,14 +13,7 @@ import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.
 import type { Catalog } from '../catalog/catalog.js';
 import type { CheckIndex } from '../probes/check-index.js';
 
-export interface AgentView {
-  id: string;
-  name: string;
-  userId: string;
-  version: string;
-  address: string;
-  created: number;
-  lastSeen: number;
+export interface AgentView extends AgentRow {
   /** up: checked in within agentDownAfterMs; down: silent for longer. */
   status: 'up' | 'down';
   /** Enabled checks assigned to it. */
