@@ -36,10 +36,12 @@ import { presetsRoutes } from './modules/presets/routes.js';
 import { probeRoutes } from './modules/probes/routes.js';
 import { CheckDefinitionDoc } from './modules/probes/schemas.js';
 import { agentRoutes } from './modules/agents/routes.js';
+import { uiSettingsRoutes } from './modules/ui-settings/routes.js';
+import { registerWebUi } from './http/web-ui.js';
 import { reportsRoutes } from './modules/reports/routes.js';
 
 export interface AppDeps {
-  config: Pick<Readonly<Config>, 'http' | 'session'>;
+  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server'>;
   logger: Logger;
   version: string;
   readiness: Readiness;
@@ -133,8 +135,10 @@ export async function buildApp(deps: AppDeps) {
       reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
       probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });
       agentRoutes(api, { agents: deps.agents, access: deps.catalog.access });
+      uiSettingsRoutes(api, { webAuthToken: deps.config.web.authTokenEnabled, tokenSignIn: deps.config.server.user.auth_token_enabled, version: deps.version });
     },
     { prefix: API_PREFIX },
   );
+  await registerWebUi(app, deps.config.web.distDir || undefined);
   return app;
 }

@@ -41,6 +41,8 @@ export const ConfigSchema = Obj({
   }),
   web: Obj({
     authTokenEnabled: Type.Boolean(),
+    /** The built UI to serve at /; empty: web/dist of this checkout. */
+    distDir: Type.String(),
   }),
   session: Obj({
     idleTimeoutMs: Millis,
@@ -152,7 +154,7 @@ const DEFAULTS: Config = {
   logLevel: 'info',
   http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false },
   server: { user: { auth_token_enabled: true } },
-  web: { authTokenEnabled: true },
+  web: { authTokenEnabled: true, distDir: '' },
   session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },
   auth: {
     credentialCacheTtlMs: 60_000,

@@ -1,0 +1,4 @@
+// Placeholder until this page is built.
+export default function Page(_props: { id?: string }) {
+  return <h1>users-page</h1>;
+}
