@@ -122,7 +122,8 @@ describe('remote agent', () => {
     assert.equal((await client.asAdmin('DELETE', `/agents/${first.id}`)).status, 204);
     const back = await until('registered again', () => client.asAdmin('GET', '/agents'), (r) => (r.body as any[]).some((a) => a.name === 'branch-2'), 20_000);
     assert.notEqual((back.body as any[]).find((a) => a.name === 'branch-2').id, first.id);
-    assert.match(output(), /registered again/);
+    // The agent logs it just after the server has it: wait for the line rather than race it.
+    await until('the agent says so', async () => output(), (o) => /registered again/.test(o));
     child.kill('SIGTERM');
     await exited(child);
   });
