@@ -54,7 +54,8 @@ export async function signIn(page: Page, server: TestServer, login: string, pass
   await page.getByLabel('Login').fill(login);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  // Attached, not visible: on a narrow screen the navigation hides behind the Menu button.
+  await page.locator('nav[aria-label="Main"]').waitFor({ state: 'attached' });
 }
 
 /** A test that keeps a screenshot of the page in e2e/failures/ when it fails. */

@@ -10,7 +10,7 @@ export const KEYS_DESCRIPTION = `Built-in keys: ${builtIn}. A table layout is ${
 
 const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'the page the preset is for' });
 const Name = Type.String({ minLength: 1, maxLength: PRESET_LIMITS.name });
-const Data = Type.Unsafe<Record<string, unknown>>({ type: 'object', description: `a JSON object of at most ${PRESET_LIMITS.dataBytes} bytes; its shape depends on the key` });
+const Data = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: `a JSON object of at most ${PRESET_LIMITS.dataBytes} bytes; its shape depends on the key` });
 const Shared = Type.Boolean({ description: 'readable by every signed-in user (changed only by its owner or a user with manage-users)' });
 
 export const PresetParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });

@@ -1,16 +1,19 @@
 // What the web UI needs to know before and after sign-in that is the server's configuration,
-// not anyone's data: whether to offer the authorization link (token sign-in).
+// not anyone's data: whether to offer the authorization link (token sign-in), and the names of
+// the rights (so the user editor lists exactly the server's).
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
+import { RIGHTS } from '../users/rights.js';
 
 export const UiSettingsSchema = Type.Object({
   authTokenEnabled: Type.Boolean({ description: 'the UI shows the {base_url}/?auth-token=<API_TOKEN> link: web.authTokenEnabled and token sign-in (server.user.auth_token_enabled) both on' }),
   version: Type.String(),
+  rights: Type.Array(Type.String(), { description: 'every right a user can be given, in the order of the API documents' }),
 });
 
 export function uiSettingsRoutes(api: Api, deps: { webAuthToken: boolean; tokenSignIn: boolean; version: string }): void {
   api.get('/web/settings', {
     schema: { tags: ['operations'], summary: 'Settings of the web UI (no sign-in needed)', response: { 200: UiSettingsSchema }, security: [] },
     config: { public: true },
-  }, async () => ({ authTokenEnabled: deps.webAuthToken && deps.tokenSignIn, version: deps.version }));
+  }, async () => ({ authTokenEnabled: deps.webAuthToken && deps.tokenSignIn, version: deps.version, rights: [...RIGHTS] }));
 }

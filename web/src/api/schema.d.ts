@@ -6880,7 +6880,9 @@ export interface paths {
                         /** @description the page the preset is for */
                         key: string;
                         /** @description a JSON object of at most 65536 bytes; its shape depends on the key */
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                         /** @description readable by every signed-in user (changed only by its owner or a user with manage-users) */
                         shared?: boolean;
                     };
@@ -6977,7 +6979,9 @@ export interface paths {
                         /** @description the page the preset is for */
                         key: string;
                         /** @description a JSON object of at most 65536 bytes; its shape depends on the key */
-                        data: Record<string, never>;
+                        data: {
+                            [key: string]: unknown;
+                        };
                         /** @description readable by every signed-in user (changed only by its owner or a user with manage-users) */
                         shared?: boolean;
                     };
@@ -7052,7 +7056,9 @@ export interface paths {
                         /** @description the page the preset is for */
                         key?: string;
                         /** @description a JSON object of at most 65536 bytes; its shape depends on the key */
-                        data?: Record<string, never>;
+                        data?: {
+                            [key: string]: unknown;
+                        };
                         /** @description readable by every signed-in user (changed only by its owner or a user with manage-users) */
                         shared?: boolean;
                     };
@@ -7717,6 +7723,8 @@ export interface paths {
                             /** @description the UI shows the {base_url}/?auth-token=<API_TOKEN> link: web.authTokenEnabled and token sign-in (server.user.auth_token_enabled) both on */
                             authTokenEnabled: boolean;
                             version: string;
+                            /** @description every right a user can be given, in the order of the API documents */
+                            rights: string[];
                         };
                     };
                 };

@@ -9,7 +9,10 @@ async function fetchUser() {
   return data(await api.GET('/node/api/users/current'));
 }
 export type CurrentUser = UserSchema;
-export type UiSettings = { authTokenEnabled: boolean; version: string };
+export type UiSettings = NonNullable<Awaited<ReturnType<typeof fetchSettings>>>;
+async function fetchSettings() {
+  return data(await api.GET('/node/api/web/settings'));
+}
 
 interface Session {
   user: CurrentUser | undefined;
@@ -28,7 +31,7 @@ const SessionContext = createContext<Session | undefined>(undefined);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<CurrentUser | undefined>();
   const [checking, setChecking] = useState(true);
-  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '' });
+  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '', rights: [] });
 
   const refresh = useCallback(async () => {
     try {
@@ -42,7 +45,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUnauthorizedHandler(() => setUser(undefined));
     void (async () => {
       try {
-        setSettings(data(await api.GET('/node/api/web/settings')) as UiSettings);
+        setSettings(await fetchSettings());
       } catch {
         // older server: keep defaults
       }
