@@ -1,4 +1,104 @@
-// Placeholder until this page is built.
-export default function Page(_props: { id?: string }) {
-  return <h1>objects-page</h1>;
+// /objects: every object as a tree (or as a map of one object's children), a name search,
+// and creating and deleting objects. The selection (a tree row or a search hit, the root by
+// default) is the parent of a new object, what Delete removes, and whose children the map
+// draws. The view (?view=map) is in the address so it survives a reload.
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { ObjectMap } from './map/object-map';
+import { CreateObjectDialog } from './tree/create-object-dialog';
+import { DeleteObjectDialog } from './tree/delete-object-dialog';
+import { ObjectTree } from './tree/object-tree';
+import { SearchResults } from './tree/search-results';
+import { ROOT_ID, type Selection } from './tree/types';
+import { useLiveStates } from './tree/use-live-states';
+import { useTreeStore } from './tree/use-tree-store';
+import './tree/objects.css';
+
+export default function ObjectsPage() {
+  const store = useTreeStore();
+  const live = useLiveStates();
+  const [, navigate] = useLocation();
+  const view = new URLSearchParams(useSearch()).get('view') === 'map' ? 'map' : 'tree';
+  const root: Selection = { id: ROOT_ID, name: store.object(ROOT_ID)?.name ?? 'Root', key: ROOT_ID };
+  const [selected, setSelected] = useState<Selection>();
+  const target = selected ?? root;
+  const [dialog, setDialog] = useState<'create' | 'delete'>();
+  const [revision, setRevision] = useState(0);
+  const [query, setQuery] = useState('');
+  const applied = useDebounced(query.trim(), 300);
+
+  const created = () => {
+    setDialog(undefined);
+    // Shown under the parent: its children load again (or for the first time, by expanding).
+    if (target.key && !store.kids(target.id)) store.expand(target.key, target.id);
+    else {
+      store.refresh(target.id);
+      if (target.key) store.expand(target.key, target.id);
+    }
+    setRevision((r) => r + 1);
+  };
+
+  const deleted = (id: string) => {
+    setDialog(undefined);
+    store.forget(id);
+    // The selection moves up to the parent row it was under (the root for a search hit).
+    const parentKey = target.key?.split('/').slice(0, -1).join('/');
+    const parentId = parentKey?.split('/').pop();
+    setSelected(parentKey && parentId ? { id: parentId, name: store.object(parentId)?.name ?? parentId, key: parentKey } : undefined);
+    setRevision((r) => r + 1);
+  };
+
+  return (
+    <>
+      <h1>Objects</h1>
+      <div className="row obj-toolbar">
+        <div className="obj-views" role="group" aria-label="View">
+          <button type="button" aria-pressed={view === 'tree'} onClick={() => navigate('/objects')}>
+            Tree
+          </button>
+          <button type="button" aria-pressed={view === 'map'} onClick={() => navigate('/objects?view=map')}>
+            Map
+          </button>
+        </div>
+        <input
+          type="search"
+          className="obj-search"
+          aria-label="Search objects by name"
+          placeholder="Search by name…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => e.key === 'Escape' && setQuery('')}
+        />
+        <span className="spacer" />
+        <span className="muted obj-selected" aria-live="polite">
+          Selected: <strong>{target.name}</strong>
+        </span>
+        <button type="button" className="primary" onClick={() => setDialog('create')}>
+          New object
+        </button>
+        <button type="button" className="danger" disabled={target.id === ROOT_ID} onClick={() => setDialog('delete')} title={target.id === ROOT_ID ? 'The root cannot be deleted' : undefined}>
+          Delete
+        </button>
+      </div>
+      {applied ? (
+        <SearchResults query={applied} live={live} selected={selected} onSelect={setSelected} revision={revision} />
+      ) : view === 'map' ? (
+        <ObjectMap parent={target} live={live} revision={revision} />
+      ) : (
+        <ObjectTree store={store} live={live} selected={target} onSelect={setSelected} />
+      )}
+      <CreateObjectDialog open={dialog === 'create'} parent={target} onClose={() => setDialog(undefined)} onCreated={created} />
+      {dialog === 'delete' ? <DeleteObjectDialog open target={target} onClose={() => setDialog(undefined)} onDeleted={deleted} /> : null}
+    </>
+  );
+}
+
+/** The value once it has stopped changing for `ms`: one search per pause in typing. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
 }

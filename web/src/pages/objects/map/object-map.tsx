@@ -1,0 +1,117 @@
+// The map: the children of one object (GET /objects/{id}/children, a page at a time) as nodes
+// and the links between them (GET /objects/{id}/children/links) as lines, in an SVG. Nodes and
+// lines take the colours of their states from /states, and live state events recolour them.
+// A node is a link: clicking it (or Enter on it) opens the object's page.
+import { useState, type MouseEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { api, data } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { ErrorBanner } from '../../../components/error-banner';
+import { useStates } from '../../../components/states';
+import type { LiveStates } from '../tree/use-live-states';
+import type { Selection } from '../tree/types';
+import { layout, NODE_RADIUS } from './layout';
+import './map.css';
+
+const PAGE = 100;
+/** Links among one page of children: past this many the map says it shows only part of them. */
+const LINK_LIMIT = 2000;
+
+interface Props {
+  parent: Selection;
+  live: LiveStates;
+  /** Bumped by the page after a create or delete: load again. */
+  revision: number;
+}
+
+export function ObjectMap({ parent, live, revision }: Props) {
+  const [skip, setSkip] = useState(0);
+  const [forParent, setForParent] = useState(parent.id);
+  if (forParent !== parent.id) {
+    setForParent(parent.id);
+    setSkip(0);
+  }
+  const states = useStates();
+  const [, navigate] = useLocation();
+  const { data: found, error, loading } = useApi(async () => {
+    const path = { id: parent.id };
+    const [nodes, links] = await Promise.all([
+      api.GET('/node/api/objects/{id}/children', { params: { path, query: { skip, limit: PAGE + 1, fields: 'name,state_id' } } }).then(data),
+      api.GET('/node/api/objects/{id}/children/links', { params: { path, query: { limit: LINK_LIMIT, fields: 'name,source,target,source_name,target_name,state_id' } } }).then(data),
+    ]);
+    return { nodes, links };
+  }, [parent.id, skip, revision]);
+
+  const nodes = found?.nodes.slice(0, PAGE) ?? [];
+  const place = layout(nodes.length);
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const links = (found?.links ?? []).filter((l) => index.has(l.source ?? '') && index.has(l.target ?? ''));
+  const stateOf = (id: string, fallback?: number) => {
+    const s = live.get(id) ?? fallback ?? 0;
+    return { id: s, color: states.get(s)?.color ?? '#888888', name: states.get(s)?.name ?? `state ${s}` };
+  };
+  const open = (e: MouseEvent, id: string) => {
+    e.preventDefault();
+    navigate(`/objects/${id}`);
+  };
+
+  return (
+    <section className="panel obj-map-panel" aria-label="Map" aria-busy={loading}>
+      <p className="obj-map-head">
+        Children of <Link href={`/objects/${parent.id}`}>{parent.name}</Link>
+        {found ? <span className="muted"> — {nodes.length} shown, {links.length} links</span> : null}
+      </p>
+      <ErrorBanner error={error} />
+      {loading && !found ? <p className="loading">Loading the map…</p> : null}
+      {found && nodes.length === 0 ? <p className="muted">{parent.name} has no children to show. Select another object in the tree.</p> : null}
+      {found && found.links.length >= LINK_LIMIT ? <p className="muted">Only the first {LINK_LIMIT} links are drawn.</p> : null}
+      {nodes.length > 0 ? (
+        <div className="obj-map-scroll">
+          <svg className="obj-map" viewBox={`0 0 ${place.width} ${place.height}`}
+            // Scaled down to fit, but never below a readable size: a narrow screen scrolls it.
+            style={{ maxWidth: place.width, minWidth: Math.min(place.width, 560) }}
+            role="group" aria-label={`Map of the children of ${parent.name}`}>
+            {links.map((l) => {
+              const a = place.at[index.get(l.source!)!]!;
+              const b = place.at[index.get(l.target!)!]!;
+              const s = stateOf(l.id, l.state_id);
+              const label = `Link ${l.name ? `${l.name} ` : ''}${l.source_name} — ${l.target_name}: ${s.name}`;
+              return (
+                <line key={l.id} x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke={s.color} strokeWidth={4} role="img" aria-label={label} data-link-id={l.id}>
+                  <title>{label}</title>
+                </line>
+              );
+            })}
+            {nodes.map((o, i) => {
+              const p = place.at[i]!;
+              const s = stateOf(o.id, o.state_id);
+              const name = o.name ?? o.id;
+              return (
+                <a key={o.id} href={`/objects/${o.id}`} onClick={(e) => open(e, o.id)} aria-label={`${name}: ${s.name}`} className="obj-map-node">
+                  <title>{`${name} — ${s.name}`}</title>
+                  <circle cx={p.x} cy={p.y} r={NODE_RADIUS} fill={s.color} data-object-id={o.id} />
+                  <text x={p.x} y={p.y + NODE_RADIUS + 15} textAnchor="middle">
+                    {name.length > 18 ? `${name.slice(0, 17)}…` : name}
+                  </text>
+                </a>
+              );
+            })}
+          </svg>
+        </div>
+      ) : null}
+      {skip > 0 || (found?.nodes.length ?? 0) > PAGE ? (
+        <div className="row obj-pager">
+          <button type="button" disabled={skip === 0 || loading} onClick={() => setSkip(Math.max(0, skip - PAGE))}>
+            Previous
+          </button>
+          <span className="muted">
+            {skip + 1}–{skip + nodes.length}
+          </span>
+          <button type="button" disabled={(found?.nodes.length ?? 0) <= PAGE || loading} onClick={() => setSkip(skip + PAGE)}>
+            Next
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
