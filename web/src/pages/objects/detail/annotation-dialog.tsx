@@ -1,0 +1,66 @@
+// Create an annotation of this object at a moment (POST /history-annotations {timestamp,
+// content, entityId}) or change one (PATCH {content, timestamp}).
+import { useState, type FormEvent } from 'react';
+import { api } from '../../../api/client';
+import { Dialog } from '../../../components/dialog';
+import { ErrorBanner } from '../../../components/error-banner';
+import { Field } from '../../../components/field';
+import { fromLocalInput, toLocalInput } from './time-input';
+import type { Annotation } from './types';
+
+export function AnnotationDialog({ entityId, at, annotation, onClose, onSaved }: { entityId: string; at: number; annotation?: Annotation; onClose: () => void; onSaved: () => void }) {
+  // Kept in ms so a clicked moment is stored exactly unless the operator edits the time.
+  const [timestamp, setTimestamp] = useState(annotation?.timestamp ?? at);
+  const [content, setContent] = useState(annotation?.content ?? '');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (annotation) {
+        await api.PATCH('/node/api/history-annotations/{id}', { params: { path: { id: annotation.id } }, body: { content, timestamp } });
+      } else {
+        await api.POST('/node/api/history-annotations', { body: { timestamp, content, entityId } });
+      }
+      onSaved();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title={annotation ? 'Edit annotation' : 'New annotation'} open onClose={onClose}>
+      <form onSubmit={submit}>
+        <Field label="Annotation time">
+          <input
+            type="datetime-local"
+            step={1}
+            required
+            value={toLocalInput(timestamp)}
+            onChange={(e) => {
+              const ms = fromLocalInput(e.target.value);
+              if (ms !== undefined) setTimestamp(ms);
+            }}
+          />
+        </Field>
+        <Field label="Annotation text">
+          <textarea rows={3} maxLength={10000} required value={content} onChange={(e) => setContent(e.target.value)} />
+        </Field>
+        <ErrorBanner error={error} />
+        <div className="row">
+          <button type="submit" className="primary" disabled={busy}>
+            {annotation ? 'Save annotation' : 'Create annotation'}
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

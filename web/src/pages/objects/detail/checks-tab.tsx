@@ -1,0 +1,71 @@
+// Checks: the object's checks with their latest results, and the dialog that adds or edits
+// one. Results arrive with live 'stat' events (statTick); until a new check's first run, the
+// list is also polled, in case the live stream is not connected.
+import { useEffect, useState } from 'react';
+import { api, data } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { ErrorBanner } from '../../../components/error-banner';
+import { CheckDialog } from './check-dialog';
+import { CheckRow } from './check-row';
+import type { Check } from './types';
+
+const POLL_MS = 3000;
+
+export function ChecksTab({ id, statTick }: { id: string; statTick: number }) {
+  const { data: checks, error, loading, reload } = useApi(() => api.GET('/node/api/objects/{id}/checks', { params: { path: { id } } }).then(data), [id, statTick]);
+  const [editing, setEditing] = useState<Check | 'new' | undefined>();
+  const waiting = (checks ?? []).some((c) => c.enabled && !c.agent && c.lastResult === null);
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setInterval(reload, POLL_MS);
+    return () => clearInterval(t);
+  }, [waiting, reload]);
+
+  return (
+    <div>
+      <div className="row">
+        <h2 className="spacer">Checks</h2>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          Add check
+        </button>
+        <button type="button" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      <ErrorBanner error={error} />
+      {checks === undefined && loading ? <p className="loading">Loading…</p> : null}
+      {checks && checks.length === 0 ? <p className="muted">No checks. Add an HTTP, TCP, ping, DNS or SNMP check to have the server (or a remote agent) probe this object.</p> : null}
+      {checks && checks.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Checks" className="obj-cards">
+            <thead>
+              <tr>
+                {['Name', 'Type', 'Target', 'Interval', 'Enabled', 'Agent', 'Available', 'Latency', 'Error', 'Last run', 'Actions'].map((h) => (
+                  <th key={h} scope="col">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {checks.map((c) => (
+                <CheckRow key={c.propertyId} id={id} c={c} onEdit={() => setEditing(c)} onChanged={reload} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {editing ? (
+        <CheckDialog
+          id={id}
+          check={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+// One JSON document of an object (state conditions, incident conditions, state triggers):
+// shown in a textarea, replaced with PUT, removed with DELETE. The server validates it and
+// answers 400 naming the element at fault; that message is shown as is.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, data } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { ErrorBanner } from '../../../components/error-banner';
+import { Field } from '../../../components/field';
+import { ConfirmButton } from './confirm-button';
+
+export type DocKind = 'state-conditions' | 'incident-conditions' | 'state-triggers';
+
+// The three routes share one shape; a literal per kind keeps openapi-fetch's types exact.
+const PATHS = {
+  'state-conditions': '/node/api/objects/{id}/state-conditions',
+  'incident-conditions': '/node/api/objects/{id}/incident-conditions',
+  'state-triggers': '/node/api/objects/{id}/state-triggers',
+} as const;
+
+export function JsonDocEditor({ id, kind, title, help, example }: { id: string; kind: DocKind; title: string; help: string; example: string }) {
+  const path = PATHS[kind];
+  const doc = useApi(() => api.GET(path, { params: { path: { id } } }).then(data), [id, path]);
+  const [textValue, setText] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (doc.data) setText(JSON.stringify(doc.data, null, 2));
+  }, [doc.data]);
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setError(undefined);
+    setSaved('');
+    try {
+      await action();
+      setSaved(done);
+      doc.reload();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    let body: unknown[];
+    try {
+      const parsed: unknown = JSON.parse(textValue.trim() || '[]');
+      if (!Array.isArray(parsed)) throw new Error('the document must be a JSON array');
+      body = parsed;
+    } catch (err) {
+      setError(new Error(`Not valid JSON: ${(err as Error).message}`));
+      return;
+    }
+    void run(() => api.PUT(path, { params: { path: { id } }, body }), 'Saved.');
+  };
+  const remove = () => void run(() => api.DELETE(path, { params: { path: { id } } }), 'Deleted.');
+
+  const headingId = `obj-doc-${kind}`;
+  return (
+    <form className="panel" onSubmit={save} aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
+      <p className="muted obj-help">{help}</p>
+      <details>
+        <summary>Example</summary>
+        <pre className="obj-example">{example}</pre>
+        <button type="button" className="link" onClick={() => setText(example)}>
+          Use the example
+        </button>
+      </details>
+      <Field label={`${title} (JSON)`}>
+        <textarea rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))} spellCheck={false} value={textValue} onChange={(e) => setText(e.target.value)} disabled={doc.data === undefined && doc.loading} />
+      </Field>
+      <ErrorBanner error={error ?? doc.error} />
+      {saved ? (
+        <p className="muted" role="status">
+          {saved}
+        </p>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          Save {title.toLowerCase()}
+        </button>
+        <ConfirmButton label="Delete" subject={title.toLowerCase()} onConfirm={remove} disabled={busy} />
+      </div>
+    </form>
+  );
+}

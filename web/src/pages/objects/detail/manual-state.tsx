@@ -1,0 +1,72 @@
+// Set a manual state (PUT /objects/{id}/state) that wins over the conditions, or clear it
+// (DELETE) so the conditions decide again.
+import { useState, type FormEvent } from 'react';
+import { api, data } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { ErrorBanner } from '../../../components/error-banner';
+import { Field } from '../../../components/field';
+import { StateBadge, useStates } from '../../../components/states';
+
+export function ManualState({ id, tick, onChanged }: { id: string; tick: number; onChanged: () => void }) {
+  const states = [...useStates().values()];
+  const current = useApi(() => api.GET('/node/api/objects/{id}/state', { params: { path: { id } } }).then(data), [id, tick]);
+  const [choice, setChoice] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+      current.reload();
+      onChanged();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const set = (e: FormEvent) => {
+    e.preventDefault();
+    const stateId = Number(choice || states[0]?.id);
+    void run(() => api.PUT('/node/api/objects/{id}/state', { params: { path: { id } }, body: { state_id: stateId } }));
+  };
+  const clear = () => void run(() => api.DELETE('/node/api/objects/{id}/state', { params: { path: { id } } }));
+
+  const manual = current.data?.manual_state_id ?? null;
+  return (
+    <section className="panel" aria-labelledby="obj-manual-state">
+      <h2 id="obj-manual-state">Manual state</h2>
+      <ErrorBanner error={error ?? current.error} />
+      <p>
+        {manual === null ? (
+          <span className="muted">None: the conditions decide the state.</span>
+        ) : (
+          <>
+            Manual state set: <StateBadge stateId={manual} />
+          </>
+        )}
+      </p>
+      <form className="row" onSubmit={set}>
+        <Field label="State to set">
+          <select value={choice || String(states[0]?.id ?? '')} onChange={(e) => setChoice(e.target.value)}>
+            {states.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <button type="submit" className="primary" disabled={busy || states.length === 0}>
+          Set manual state
+        </button>
+        {manual !== null ? (
+          <button type="button" disabled={busy} onClick={clear}>
+            Clear manual state
+          </button>
+        ) : null}
+      </form>
+    </section>
+  );
+}
