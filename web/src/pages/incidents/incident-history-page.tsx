@@ -1,4 +1,11 @@
-// Placeholder until this page is built.
-export default function Page(_props: { id?: string }) {
-  return <h1>incident-history-page</h1>;
+// /incidents/history: incidents moved to history (cleared and kept), by when they were raised.
+import { IncidentsView } from './incidents-view';
+
+export default function IncidentHistoryPage() {
+  return (
+    <>
+      <h1>Incident history</h1>
+      <IncidentsView scope="history" />
+    </>
+  );
 }

@@ -1,4 +1,11 @@
-// Placeholder until this page is built.
-export default function Page(_props: { id?: string }) {
-  return <h1>incidents-page</h1>;
+// /incidents: the active incidents, live.
+import { IncidentsView } from './incidents-view';
+
+export default function IncidentsPage() {
+  return (
+    <>
+      <h1>Incidents</h1>
+      <IncidentsView scope="active" />
+    </>
+  );
 }

@@ -1,0 +1,27 @@
+// The shapes this area works with, taken from the server's OpenAPI types (never hand-copied).
+import type { paths } from '../../api/client';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type Incident = Json<paths['/node/api/incidents']['get']['responses'][200]>[number];
+export type IncidentComment = Json<paths['/node/api/incidents/{id}/comments']['get']['responses'][200]>[number];
+export type IncidentLevel = Json<paths['/node/api/incident-levels']['get']['responses'][200]>[number];
+export type Preset = Json<paths['/node/api/presets']['get']['responses'][200]>[number];
+
+/** Which table a component serves: the active incidents or those moved to history. */
+export type Scope = 'active' | 'history';
+
+/** Preset keys of the two tables (src/modules/presets/builtin-keys.ts validates their data). */
+export const PRESET_KEY: Record<Scope, string> = {
+  active: 'incident-page-preset-picker',
+  history: 'incident-history-page-preset-picker',
+};
+
+/** The live stream's incident event (GET /events/stream, event `incident`). */
+export interface IncidentEvent {
+  action: 'raised' | 'repeated' | 'acknowledged' | 'unacknowledged' | 'cleared' | 'undo-clear' | 'removed' | 'commented' | 'changed';
+  incident: Incident;
+}
+
+/** Level 3 is Cleared (the API's fixed level). */
+export const CLEARED = 3;
