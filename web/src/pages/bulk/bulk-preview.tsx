@@ -1,0 +1,83 @@
+// The objects a search matches, 50 at a time (POST /objects/search), and on request how many
+// match in all (ids only, up to a bound, so a huge match never loads whole).
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { api, data } from '../../api/client';
+import { useApi } from '../../api/use-api';
+import { ErrorBanner } from '../../components/error-banner';
+import { StateBadge } from '../../components/states';
+import type { Named } from './catalog-lists';
+
+const PAGE = 50;
+const COUNT_UP_TO = 10_000;
+
+export function BulkPreview({ search, tags }: { search: Record<string, unknown>; tags: Named[] }) {
+  const [page, setPage] = useState(0);
+  const [count, setCount] = useState<{ n: number; more: boolean } | { error: unknown }>();
+  const key = JSON.stringify(search);
+  const found = useApi(async () => {
+    setCount(undefined);
+    const body = { search, options: { limit: PAGE + 1, skip: page * PAGE, fields: ['name', 'path', 'state_id', 'tags'] } };
+    return data(await api.POST('/node/api/objects/search', { body }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, page]);
+  const tagName = new Map(tags.map((t) => [t.id, t.name]));
+  const rows = found.error ? [] : found.data?.slice(0, PAGE) ?? [];
+  const hasNext = !found.error && (found.data?.length ?? 0) > PAGE;
+
+  async function countAll() {
+    try {
+      // The search's own bound: at most COUNT_UP_TO answered, so that many means "or more".
+      const body = { search, options: { limit: COUNT_UP_TO, fields: ['id'] } };
+      const all = data(await api.POST('/node/api/objects/search', { body }));
+      setCount({ n: all.length, more: all.length >= COUNT_UP_TO });
+    } catch (error) {
+      setCount({ error });
+    }
+  }
+
+  return (
+    <section className="panel" aria-label="Preview of matching objects">
+      <div className="row bulk-preview-head">
+        <h2>Matching objects</h2>
+        <span className="spacer" />
+        {count && 'n' in count ? (
+          <strong role="status">{count.more ? `${COUNT_UP_TO.toLocaleString()} or more objects match` : count.n === 1 ? '1 object matches' : `${count.n} objects match`}</strong>
+        ) : (
+          <button type="button" onClick={() => void countAll()}>Count all</button>
+        )}
+      </div>
+      <p className="muted">The run changes only those of them you may change.</p>
+      {count && 'error' in count ? <ErrorBanner error={count.error} /> : null}
+      <ErrorBanner error={found.error} />
+      {found.loading && !found.data ? <p className="loading">Loading…</p> : null}
+      {found.data && rows.length === 0 && !found.error ? <p className="muted">No object matches.</p> : null}
+      {rows.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Matching objects">
+            <thead>
+              <tr><th scope="col">Name</th><th scope="col">Path</th><th scope="col">State</th><th scope="col">Tags</th></tr>
+            </thead>
+            <tbody>
+              {rows.map((o) => (
+                <tr key={o.id}>
+                  <td><Link href={`/objects/${o.id}`}>{o.name ?? o.id}</Link></td>
+                  <td className="muted bulk-path">{o.path}</td>
+                  <td>{o.state_id !== undefined ? <StateBadge stateId={o.state_id} /> : null}</td>
+                  <td>{(o.tags ?? []).map((t) => tagName.get(t) ?? t).join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {page > 0 || hasNext ? (
+        <nav className="row" aria-label="Preview pages">
+          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous</button>
+          <span className="muted">objects {page * PAGE + 1}–{page * PAGE + rows.length}</span>
+          <button type="button" disabled={!hasNext} onClick={() => setPage(page + 1)}>Next</button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}
