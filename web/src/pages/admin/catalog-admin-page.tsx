@@ -1,4 +1,16 @@
-// Placeholder until this page is built.
-export default function Page(_props: { id?: string }) {
-  return <h1>catalog-admin-page</h1>;
+// Tags, classes and states (route /admin/catalog): one page, a section for each.
+import { ClassesSection } from './classes-section';
+import { StatesSection } from './states-section';
+import { TagsSection } from './tags-section';
+import './admin.css';
+
+export default function CatalogAdminPage() {
+  return (
+    <>
+      <h1>Tags, classes, states</h1>
+      <TagsSection />
+      <ClassesSection />
+      <StatesSection />
+    </>
+  );
 }

@@ -1,4 +1,116 @@
-// Placeholder until this page is built.
-export default function Page(_props: { id?: string }) {
-  return <h1>users-page</h1>;
+// Users (route /admin/users): the paged list (GET /users?limit&skip), create and edit (rights,
+// object access), block / unblock (PATCH status 3 / 2), API tokens, delete.
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { useApi } from '../../api/use-api';
+import { ErrorBanner } from '../../components/error-banner';
+import { formatTime } from '../../components/format';
+import { STATUS_ACTIVE, STATUS_BLOCKED, type User } from './admin-types';
+import { ConfirmDialog } from './confirm-dialog';
+import { Pager } from './pager';
+import { UserDialog } from './user-dialog';
+import { UserTokenDialog } from './user-token-dialog';
+import './admin.css';
+
+const PAGE = 25;
+
+type Open = { kind: 'create' } | { kind: 'edit' | 'token' | 'delete'; user: User } | undefined;
+
+function accessText(u: User): string {
+  const p = u.objectPermissions;
+  if (!p) return 'all objects';
+  const exc = p.exclude?.length ?? 0;
+  return `${p.include.length} included${exc ? `, ${exc} excluded` : ''}`;
+}
+
+export default function UsersPage() {
+  const [page, setPage] = useState(0);
+  const [open, setOpen] = useState<Open>();
+  const [error, setError] = useState<unknown>();
+  // One row more than a page tells whether a next page exists.
+  const list = useApi(async () => data(await api.GET('/node/api/users', { params: { query: { limit: PAGE + 1, skip: page * PAGE } } })), [page]);
+  const rows = list.data?.slice(0, PAGE) ?? [];
+
+  async function setStatus(u: User, status: typeof STATUS_ACTIVE | typeof STATUS_BLOCKED) {
+    setError(undefined);
+    try {
+      await api.PATCH('/node/api/users/{id}', { params: { path: { id: u.id } }, body: { status } });
+      list.reload();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <section aria-labelledby="adm-users-title">
+      <div className="adm-head">
+        <h1 id="adm-users-title">Users</h1>
+        <span className="spacer" />
+        <button type="button" className="primary" onClick={() => setOpen({ kind: 'create' })}>New user</button>
+      </div>
+      <ErrorBanner error={error ?? list.error} />
+      {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
+      {list.data && rows.length === 0 ? <p className="muted">No users on this page.</p> : null}
+      {rows.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Users">
+            <thead>
+              <tr>
+                <th>Login</th>
+                <th>Email</th>
+                <th>Status</th>
+                <th>Rights</th>
+                <th>Object access</th>
+                <th>Active until</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((u) => {
+                const blocked = u.status === STATUS_BLOCKED;
+                return (
+                  <tr key={u.id}>
+                    <td>{u.login}</td>
+                    <td>{u.email || <span className="muted">—</span>}</td>
+                    <td>
+                      <span className={`badge ${blocked ? 'adm-status-blocked' : 'adm-status-active'}`}>{blocked ? 'Blocked' : 'Active'}</span>
+                    </td>
+                    <td title={u.permissions.join(', ')}>{u.permissions.length}</td>
+                    <td>{accessText(u)}</td>
+                    <td>{u.activeTo === null ? <span className="muted">never expires</span> : formatTime(u.activeTo)}</td>
+                    <td>
+                      <div className="adm-actions">
+                        <button type="button" aria-label={`Edit ${u.login}`} onClick={() => setOpen({ kind: 'edit', user: u })}>Edit</button>
+                        <button type="button" aria-label={`${blocked ? 'Unblock' : 'Block'} ${u.login}`} onClick={() => void setStatus(u, blocked ? STATUS_ACTIVE : STATUS_BLOCKED)}>
+                          {blocked ? 'Unblock' : 'Block'}
+                        </button>
+                        <button type="button" aria-label={`Token of ${u.login}`} onClick={() => setOpen({ kind: 'token', user: u })}>Token</button>
+                        <button type="button" className="danger" aria-label={`Delete ${u.login}`} onClick={() => setOpen({ kind: 'delete', user: u })}>Delete</button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager page={page} hasNext={(list.data?.length ?? 0) > PAGE} onPage={setPage} label="Users pages" />
+      {open?.kind === 'create' ? <UserDialog onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
+      {open?.kind === 'edit' ? <UserDialog user={open.user} onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
+      {open?.kind === 'token' ? <UserTokenDialog user={open.user} onClose={() => setOpen(undefined)} /> : null}
+      {open?.kind === 'delete' ? (
+        <ConfirmDialog
+          title={`Delete user ${open.user.login}`}
+          message={`Delete the user ${open.user.login}? Their sessions and token stop working.`}
+          confirmLabel="Delete user"
+          onConfirm={async () => {
+            await api.DELETE('/node/api/users/{id}', { params: { path: { id: open.user.id } } });
+            list.reload();
+          }}
+          onClose={() => setOpen(undefined)}
+        />
+      ) : null}
+    </section>
+  );
 }

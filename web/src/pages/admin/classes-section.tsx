@@ -1,0 +1,92 @@
+// Object classes: list (GET /classes, paged here: the API sends them all), add (POST), change
+// (PATCH), delete (DELETE; built-in or used classes are refused and the error shown).
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { useApi } from '../../api/use-api';
+import { ErrorBanner } from '../../components/error-banner';
+import type { ObjectClass } from './admin-types';
+import { ClassForm } from './class-form';
+import { ConfirmDialog } from './confirm-dialog';
+import { Pager, pageOf } from './pager';
+
+const PAGE = 20;
+const EMPTY = { name: '', description: '', icon: '' };
+
+export function ClassesSection() {
+  const list = useApi(async () => data(await api.GET('/node/api/classes')), []);
+  const [page, setPage] = useState(0);
+  const [editing, setEditing] = useState<string>();
+  const [deleting, setDeleting] = useState<ObjectClass>();
+  const paged = pageOf(list.data ?? [], page, PAGE);
+
+  return (
+    <section className="panel" aria-labelledby="adm-classes-title">
+      <h2 id="adm-classes-title">Classes</h2>
+      <ClassForm
+        initial={EMPTY}
+        label="New class"
+        submitLabel="Add class"
+        onSubmit={async (v) => {
+          await api.POST('/node/api/classes', { body: v });
+          list.reload();
+        }}
+      />
+      <ErrorBanner error={list.error} />
+      {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
+      {list.data && list.data.length === 0 ? <p className="muted">No classes yet.</p> : null}
+      {paged.rows.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Classes">
+            <thead>
+              <tr><th>Class</th><th>Description</th><th>Icon</th><th>Actions</th></tr>
+            </thead>
+            <tbody>
+              {paged.rows.map((c) => editing === c.id ? (
+                <tr key={c.id}>
+                  <td colSpan={4}>
+                    <ClassForm
+                      initial={{ name: c.name, description: c.description, icon: c.icon }}
+                      label={`Edit class ${c.name}`}
+                      submitLabel="Save class"
+                      onSubmit={async (v) => {
+                        await api.PATCH('/node/api/classes/{id}', { params: { path: { id: c.id } }, body: v });
+                        setEditing(undefined);
+                        list.reload();
+                      }}
+                      onCancel={() => setEditing(undefined)}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={c.id}>
+                  <td>{c.name}{c.builtIn ? <span className="muted"> (built-in)</span> : null}</td>
+                  <td>{c.description || <span className="muted">—</span>}</td>
+                  <td>{c.icon || <span className="muted">—</span>}</td>
+                  <td>
+                    <div className="adm-actions">
+                      <button type="button" aria-label={`Edit class ${c.name}`} onClick={() => setEditing(c.id)}>Edit</button>
+                      <button type="button" className="danger" aria-label={`Delete class ${c.name}`} onClick={() => setDeleting(c)}>Delete</button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager page={paged.page} hasNext={paged.hasNext} onPage={setPage} label="Classes pages" />
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete class ${deleting.name}`}
+          message={`Delete the class ${deleting.name}? Only a class no object uses can go.`}
+          confirmLabel="Delete class"
+          onConfirm={async () => {
+            await api.DELETE('/node/api/classes/{id}', { params: { path: { id: deleting.id } } });
+            list.reload();
+          }}
+          onClose={() => setDeleting(undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}

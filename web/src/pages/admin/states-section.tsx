@@ -1,0 +1,76 @@
+// Entity states: list (GET /states: id, name, priority, colour), add (POST /states), change
+// (PATCH /states/{id}). States cannot be deleted through the API.
+import { useState } from 'react';
+import { api, data } from '../../api/client';
+import { useApi } from '../../api/use-api';
+import { ErrorBanner } from '../../components/error-banner';
+import { Swatch } from './color-field';
+import { StateForm } from './state-form';
+
+const EMPTY = { id: '', name: '', priority: '0', color: '#607d8b' };
+
+export function StatesSection() {
+  const list = useApi(async () => data(await api.GET('/node/api/states')), []);
+  const [editing, setEditing] = useState<number>();
+  const states = [...(list.data ?? [])].sort((a, b) => a.id - b.id);
+
+  return (
+    <section className="panel" aria-labelledby="adm-states-title">
+      <h2 id="adm-states-title">States</h2>
+      <p className="muted">Colours and names drawn elsewhere in the UI follow after a page reload.</p>
+      <StateForm
+        initial={EMPTY}
+        label="New state"
+        withId
+        submitLabel="Add state"
+        onSubmit={async ({ color, ...rest }) => {
+          await api.POST('/node/api/states', { body: { ...rest, ui: { colors: { main: color } } } });
+          list.reload();
+        }}
+      />
+      <ErrorBanner error={list.error} />
+      {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
+      {list.data && states.length === 0 ? <p className="muted">No states.</p> : null}
+      {states.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="States">
+            <thead>
+              <tr><th>Id</th><th>State</th><th>Priority</th><th>Colour</th><th>Actions</th></tr>
+            </thead>
+            <tbody>
+              {states.map((s) => editing === s.id ? (
+                <tr key={s.id}>
+                  <td>{s.id}</td>
+                  <td colSpan={4}>
+                    <StateForm
+                      initial={{ id: String(s.id), name: s.name, priority: String(s.priority), color: s.ui.colors.main }}
+                      label={`Edit state ${s.name}`}
+                      withId={false}
+                      submitLabel="Save state"
+                      onSubmit={async ({ name, priority, color }) => {
+                        await api.PATCH('/node/api/states/{id}', { params: { path: { id: s.id } }, body: { name, priority, ui: { colors: { main: color } } } });
+                        setEditing(undefined);
+                        list.reload();
+                      }}
+                      onCancel={() => setEditing(undefined)}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={s.id}>
+                  <td>{s.id}</td>
+                  <td>{s.name}{s.builtIn ? <span className="muted"> (built-in)</span> : null}</td>
+                  <td>{s.priority}</td>
+                  <td><Swatch color={s.ui.colors.main} /><code>{s.ui.colors.main}</code></td>
+                  <td>
+                    <button type="button" aria-label={`Edit state ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
