@@ -43,6 +43,9 @@ describe('administration', () => {
     await page.getByRole('button', { name: 'New user' }).click();
     const form = page.getByRole('form', { name: 'New user' });
     await form.getByLabel('Login').fill('operator1');
+    // A field's hint is read with its control.
+    const hintId = await form.getByLabel('Login').getAttribute('aria-describedby');
+    assert.equal(await page.locator(`[id="${hintId}"]`).innerText(), 'no spaces or colons');
     await form.getByLabel('Password').fill('op-pass-123');
     await form.getByLabel('Email').fill('op1@example.test');
     await form.getByRole('checkbox', { name: 'read-security-log', exact: true }).check();
@@ -165,6 +168,13 @@ describe('administration', () => {
     await page.getByRole('cell', { name: 'Maintenance', exact: true }).waitFor();
     const state = await get(server, '/states/42');
     assert.deepEqual({ name: state.name, priority: state.priority, color: state.ui.colors.main.toLowerCase() }, { name: 'Maintenance', priority: 2, color: '#123456' });
+
+    // The app's own list of states follows at once: the bulk search offers the new one, no reload.
+    await page.evaluate(() => ((window as any).notReloaded = true));
+    await open(page, 'Bulk operations');
+    await page.getByLabel('Field of condition 1').selectOption('state');
+    await page.getByLabel('Value of condition 1').locator('option', { hasText: 'Maintenance' }).waitFor({ state: 'attached' });
+    assert.equal(await page.evaluate(() => (window as any).notReloaded), true);
   });
 
   uiTest('lists a registered agent as up with a relative last-seen time, and deletes it', ui, async ({ page, server }) => {

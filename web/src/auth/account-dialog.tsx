@@ -6,52 +6,42 @@ import { api } from '../api/client';
 import { Dialog } from '../components/dialog';
 import { ErrorBanner } from '../components/error-banner';
 import { Field } from '../components/field';
+import { useAction } from '../components/use-action';
+import { useAuthToken } from '../components/use-auth-token';
 import { useSession } from './session';
 
 export function AccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
   const user = session.user!;
-  const [token, setToken] = useState<string>();
-  const [error, setError] = useState<unknown>();
+  const tokens = useAuthToken(user.id);
+  const { token } = tokens;
+  const passwordChange = useAction();
   const [password, setPassword] = useState('');
   const [saved, setSaved] = useState('');
 
-  async function createToken() {
-    setError(undefined);
-    try {
-      const res = await api.POST('/node/api/users/{id}/auth-token', { params: { path: { id: user.id } } });
-      setToken(res.data as string);
-    } catch (err) {
-      setError(err);
-    }
-  }
-  async function revokeToken() {
-    setError(undefined);
-    try {
-      await api.DELETE('/node/api/users/{id}/auth-token', { params: { path: { id: user.id } } });
-      setToken(undefined);
-      setSaved('Token revoked');
-    } catch (err) {
-      setError(err);
-    }
-  }
   async function changePassword(e: FormEvent) {
     e.preventDefault();
-    setError(undefined);
-    try {
-      await api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body: { password } as never });
+    setSaved('');
+    tokens.clear();
+    const ok = await passwordChange.run(() => api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body: { password } as never }));
+    if (ok) {
       setPassword('');
       setSaved('Password changed');
-    } catch (err) {
-      setError(err);
     }
   }
+
+  // One message at a time: what the last action said.
+  const tokenAction = (act: () => Promise<boolean>) => {
+    setSaved('');
+    passwordChange.clear();
+    void act();
+  };
 
   const link = token ? `${window.location.origin}/?auth-token=${encodeURIComponent(token)}` : undefined;
   return (
     <Dialog title="Account" open={open} onClose={onClose}>
-      <ErrorBanner error={error} />
-      {saved ? <p role="status">{saved}</p> : null}
+      <ErrorBanner error={passwordChange.error ?? tokens.error} />
+      {saved || tokens.note ? <p role="status">{saved || tokens.note}</p> : null}
       <p>
         Signed in as <strong>{user.login}</strong> (user {user.id})
       </p>
@@ -59,13 +49,13 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
         <Field label="New password">
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={8} required />
         </Field>
-        <button type="submit">Change password</button>
+        <button type="submit" disabled={passwordChange.busy}>Change password</button>
       </form>
       <section aria-label="API token">
         <h3>API token</h3>
         <div className="row">
-          <button type="button" onClick={createToken}>Create token</button>
-          <button type="button" onClick={revokeToken}>Revoke token</button>
+          <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.create)}>Create token</button>
+          <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.revoke)}>Revoke token</button>
         </div>
         {token ? (
           <Field label="Your API token (shown once)">

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { Field } from '../components/field';
+import { useAction } from '../components/use-action';
 import { useSession } from './session';
 
 export function LoginPage() {
@@ -10,28 +11,18 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
   const [useToken, setUseToken] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const signIn = useAction();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (useToken) await session.signInWithToken(token.trim());
-      else await session.signIn(login, password);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    await signIn.run(() => (useToken ? session.signInWithToken(token.trim()) : session.signIn(login, password)));
   }
 
   return (
     <main className="login">
       <form onSubmit={submit} aria-label="Sign in">
         <h1>Vigil</h1>
-        <ErrorBanner error={error} />
+        <ErrorBanner error={signIn.error} />
         {useToken ? (
           <Field label="API token">
             <input value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" required />
@@ -46,7 +37,7 @@ export function LoginPage() {
             </Field>
           </>
         )}
-        <button type="submit" disabled={busy}>Sign in</button>
+        <button type="submit" disabled={signIn.busy}>Sign in</button>
         <button type="button" className="link" onClick={() => setUseToken(!useToken)}>
           {useToken ? 'Sign in with a password' : 'Sign in with an API token'}
         </button>

@@ -1,6 +1,7 @@
 // Entity states (ids, names, colours) from GET /states, loaded once for the whole app, and a
-// badge that shows one.
-import { createContext, useContext, type ReactNode } from 'react';
+// badge that shows one. reloadStates() reads them again after a state is added or changed, so
+// every badge and map follows without a page reload.
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { api, data } from '../api/client';
 import { useApi } from '../api/use-api';
 
@@ -10,17 +11,24 @@ export interface StateInfo {
   color: string;
 }
 
-const StatesContext = createContext<Map<number, StateInfo>>(new Map());
-
-export function StatesProvider({ children }: { children: ReactNode }) {
-  const { data: states } = useApi(async () => {
-    const list = data(await api.GET('/node/api/states')) as unknown as Array<{ id: number | string; name: string; ui?: { colors?: { main?: string } } }>;
-    return new Map(list.map((s) => [Number(s.id), { id: Number(s.id), name: s.name, color: s.ui?.colors?.main ?? '#888888' }]));
-  }, []);
-  return <StatesContext.Provider value={states ?? new Map()}>{children}</StatesContext.Provider>;
+interface StatesValue {
+  states: Map<number, StateInfo>;
+  reloadStates: () => void;
 }
 
-export const useStates = () => useContext(StatesContext);
+const StatesContext = createContext<StatesValue>({ states: new Map(), reloadStates: () => undefined });
+
+export function StatesProvider({ children }: { children: ReactNode }) {
+  const { data: states, reload } = useApi(async () => {
+    const list = data(await api.GET('/node/api/states'));
+    return new Map(list.map((s) => [Number(s.id), { id: Number(s.id), name: s.name, color: s.ui?.colors?.main ?? '#888888' }]));
+  }, []);
+  const value = useMemo(() => ({ states: states ?? new Map<number, StateInfo>(), reloadStates: reload }), [states, reload]);
+  return <StatesContext.Provider value={value}>{children}</StatesContext.Provider>;
+}
+
+export const useStates = () => useContext(StatesContext).states;
+export const useReloadStates = () => useContext(StatesContext).reloadStates;
 
 export function StateBadge({ stateId }: { stateId: number }) {
   const s = useStates().get(stateId);

@@ -1,8 +1,7 @@
-// Types of the administration pages, taken from the generated API schema (never hand-copied),
-// and the list of rights a user can be given.
+// Types of the administration pages, taken from the generated API schema (never hand-copied).
+// The rights a user can be given come from the server (GET /web/settings: session.settings.rights).
 import type { paths } from '../../api/client';
-
-type Json<R> = R extends { content: { 'application/json': infer J } } ? J : never;
+import type { Json } from '../../api/types';
 
 export type User = Json<paths['/node/api/users/{id}']['get']['responses'][200]>;
 export type UserInput = paths['/node/api/users']['post']['requestBody']['content']['application/json'];
@@ -16,35 +15,6 @@ export type ObjectClass = Json<paths['/node/api/classes']['get']['responses'][20
 export type State = Json<paths['/node/api/states']['get']['responses'][200]>[number];
 export type StateInput = paths['/node/api/states']['post']['requestBody']['content']['application/json'];
 export type Agent = Json<paths['/node/api/agents']['get']['responses'][200]>[number];
-
-/** The rights in the order of api-extensions.md "Users"; the check below fails to compile when
- * the server's schema gains a right this list lacks. */
-export const RIGHTS = [
-  'manage-users',
-  'read-security-log',
-  'manage-objects',
-  'create-objects',
-  'modify-objects',
-  'delete-objects',
-  'manage-links',
-  'create-links',
-  'modify-links',
-  'manage-classes',
-  'manage-configuration',
-  'manage-history',
-  'manage-properties',
-  'manage-service-properties',
-  'run-bulks',
-  'execute-operations',
-  'manage-operations',
-  'entityPermissions',
-  'view-section-stat',
-  'view-section-monitoring',
-  'view-section-history-graph',
-] as const satisfies readonly Right[];
-
-type MissingRight = Exclude<Right, (typeof RIGHTS)[number]>;
-export const ALL_RIGHTS_LISTED: [MissingRight] extends [never] ? true : MissingRight = true;
 
 export const STATUS_ACTIVE = 2;
 export const STATUS_BLOCKED = 3;

@@ -3,11 +3,11 @@
 import { useEffect, useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { formatTime } from '../../components/format';
+import { useUserNames } from '../../components/use-user-names';
 import type { Agent } from './admin-types';
-import { ConfirmDialog } from './confirm-dialog';
-import { useOwners } from './use-owners';
 import './admin.css';
 
 const REFRESH_MS = 5000;
@@ -29,7 +29,7 @@ export default function AgentsPage() {
     const timer = setInterval(reload, REFRESH_MS);
     return () => clearInterval(timer);
   }, [reload]);
-  const owners = useOwners(list.data?.map((a) => a.userId) ?? []);
+  const ownerName = useUserNames(list.data?.map((a) => a.userId) ?? []);
   const now = Date.now();
 
   return (
@@ -63,7 +63,7 @@ export default function AgentsPage() {
                 <tr key={a.id}>
                   <td>{a.name}</td>
                   <td><span className={`badge adm-status-${a.status}`}>{a.status}</span></td>
-                  <td>{owners.get(a.userId) ?? <span className="muted">user {a.userId}</span>}</td>
+                  <td>{ownerName(a.userId)}</td>
                   <td>{a.version || <span className="muted">—</span>}</td>
                   <td>{a.address || <span className="muted">—</span>}</td>
                   <td>

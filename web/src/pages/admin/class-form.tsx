@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 
 export interface ClassValues {
   name: string;

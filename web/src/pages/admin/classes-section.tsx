@@ -3,11 +3,12 @@
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
+import { Pager } from '../../components/pager';
+import { pageOf } from '../../components/paging';
 import type { ObjectClass } from './admin-types';
 import { ClassForm } from './class-form';
-import { ConfirmDialog } from './confirm-dialog';
-import { Pager, pageOf } from './pager';
 
 const PAGE = 20;
 const EMPTY = { name: '', description: '', icon: '' };

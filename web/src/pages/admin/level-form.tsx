@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
+import { useAction } from '../../components/use-action';
 import { checkColor, ColorField } from './color-field';
 
 export function LevelForm({ initial, labels, submitLabel, onSubmit, onCancel }: {
@@ -14,36 +15,29 @@ export function LevelForm({ initial, labels, submitLabel, onSubmit, onCancel }: 
 }) {
   const [name, setName] = useState(initial.name);
   const [color, setColor] = useState(initial.color);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setError(undefined);
-    setBusy(true);
-    try {
+    const ok = await save.run(async () => {
       checkColor(color);
       await onSubmit(name.trim(), color.trim());
-      if (!onCancel) {
-        setName('');
-        setColor(initial.color);
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    });
+    if (ok && !onCancel) {
+      setName('');
+      setColor(initial.color);
     }
   }
 
   return (
     <form onSubmit={submit} aria-label={labels.form}>
-      <ErrorBanner error={error} />
+      <ErrorBanner error={save.error} />
       <div className="adm-inline-form">
         <Field label={labels.name}>
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={256} />
         </Field>
         <ColorField label={labels.color} value={color} onChange={setColor} />
-        <button type="submit" className="primary" disabled={busy}>{submitLabel}</button>
+        <button type="submit" className="primary" disabled={save.busy}>{submitLabel}</button>
         {onCancel ? <button type="button" onClick={onCancel}>Cancel</button> : null}
       </div>
     </form>

@@ -4,10 +4,10 @@
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import type { Level } from './admin-types';
 import { Swatch } from './color-field';
-import { ConfirmDialog } from './confirm-dialog';
 import { LevelForm } from './level-form';
 import './admin.css';
 

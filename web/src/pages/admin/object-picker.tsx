@@ -1,8 +1,11 @@
 // Picks objects by searching their names (POST /objects/search) and shows the chosen ones as
 // removable chips with their names. Used for a user's object access (include / exclude).
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { api, data } from '../../api/client';
+import { useApi } from '../../api/use-api';
 import { ErrorBanner } from '../../components/error-banner';
+import { containsText } from '../../components/search-text';
+import { useDebounced } from '../../components/use-debounced';
 import type { FoundObject } from './admin-types';
 
 export interface PickedObject {
@@ -12,7 +15,6 @@ export interface PickedObject {
 }
 
 const RESULTS = 10;
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const describe = (o: FoundObject): PickedObject => ({ id: o.id, name: o.name ?? `object ${o.id}`, path: o.path });
 
 /** Names of objects known by id only (a user's saved objectPermissions). */
@@ -26,41 +28,19 @@ export async function objectsByIds(ids: readonly string[]): Promise<PickedObject
 
 export function ObjectPicker({ label, value, onChange }: { label: string; value: PickedObject[]; onChange: (v: PickedObject[]) => void }) {
   const [text, setText] = useState('');
-  const [results, setResults] = useState<PickedObject[]>([]);
-  const [error, setError] = useState<unknown>();
-
   // Search as the operator types, after a short pause; a later answer replaces an earlier one.
-  useEffect(() => {
-    const term = text.trim();
-    if (term === '') {
-      setResults([]);
-      return;
-    }
-    let live = true;
-    const timer = setTimeout(() => {
-      api.POST('/node/api/objects/search', {
-        body: { search: { name: { $regex: escapeRegex(term), $options: 'i' } }, options: { fields: ['name', 'path'], limit: RESULTS, sort: { name: 1 } } },
-      }).then(
-        (res) => {
-          if (!live) return;
-          setError(undefined);
-          setResults(data(res).map(describe));
-        },
-        (err: unknown) => live && setError(err),
-      );
-    }, 250);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [text]);
+  const term = useDebounced(text.trim(), 250);
+  const found = useApi(async () => {
+    if (term === '') return [];
+    const body = { search: { name: containsText(term) }, options: { fields: ['name', 'path'], limit: RESULTS, sort: { name: 1 as const } } };
+    return data(await api.POST('/node/api/objects/search', { body })).map(describe);
+  }, [term]);
 
   const chosen = new Set(value.map((v) => v.id));
-  const offered = results.filter((r) => !chosen.has(r.id));
+  const offered = text.trim() === '' ? [] : (found.data ?? []).filter((r) => !chosen.has(r.id));
   function add(o: PickedObject) {
     onChange([...value, o]);
     setText('');
-    setResults([]);
   }
   // Enter picks the first match instead of submitting the surrounding form.
   function onKey(e: KeyboardEvent<HTMLInputElement>) {
@@ -90,8 +70,8 @@ export function ObjectPicker({ label, value, onChange }: { label: string; value:
         onKeyDown={onKey}
         autoComplete="off"
       />
-      <ErrorBanner error={error} />
-      {text.trim() !== '' && offered.length > 0 ? (
+      <ErrorBanner error={found.error} />
+      {offered.length > 0 ? (
         <ul className="adm-results" aria-label={`Matches: ${label}`}>
           {offered.map((o) => (
             <li key={o.id}>

@@ -2,8 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
+import { useAction } from '../../components/use-action';
 import { checkColor, ColorField } from './color-field';
-import { useAction } from './use-action';
 
 export interface StateValues {
   id: string;

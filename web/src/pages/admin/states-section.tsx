@@ -1,9 +1,11 @@
 // Entity states: list (GET /states: id, name, priority, colour), add (POST /states), change
-// (PATCH /states/{id}). States cannot be deleted through the API.
+// (PATCH /states/{id}). States cannot be deleted through the API. After a change the app's own
+// copy of the states is read again, so badges and maps elsewhere take the new names and colours.
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { ErrorBanner } from '../../components/error-banner';
+import { useReloadStates } from '../../components/states';
 import { Swatch } from './color-field';
 import { StateForm } from './state-form';
 
@@ -12,12 +14,16 @@ const EMPTY = { id: '', name: '', priority: '0', color: '#607d8b' };
 export function StatesSection() {
   const list = useApi(async () => data(await api.GET('/node/api/states')), []);
   const [editing, setEditing] = useState<number>();
+  const reloadStates = useReloadStates();
+  const changed = () => {
+    list.reload();
+    reloadStates();
+  };
   const states = [...(list.data ?? [])].sort((a, b) => a.id - b.id);
 
   return (
     <section className="panel" aria-labelledby="adm-states-title">
       <h2 id="adm-states-title">States</h2>
-      <p className="muted">Colours and names drawn elsewhere in the UI follow after a page reload.</p>
       <StateForm
         initial={EMPTY}
         label="New state"
@@ -25,7 +31,7 @@ export function StatesSection() {
         submitLabel="Add state"
         onSubmit={async ({ color, ...rest }) => {
           await api.POST('/node/api/states', { body: { ...rest, ui: { colors: { main: color } } } });
-          list.reload();
+          changed();
         }}
       />
       <ErrorBanner error={list.error} />
@@ -50,7 +56,7 @@ export function StatesSection() {
                       onSubmit={async ({ name, priority, color }) => {
                         await api.PATCH('/node/api/states/{id}', { params: { path: { id: s.id } }, body: { name, priority, ui: { colors: { main: color } } } });
                         setEditing(undefined);
-                        list.reload();
+                        changed();
                       }}
                       onCancel={() => setEditing(undefined)}
                     />

@@ -3,12 +3,13 @@
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
+import { Pager } from '../../components/pager';
+import { pageOf } from '../../components/paging';
+import { useAction } from '../../components/use-action';
 import type { Tag } from './admin-types';
-import { ConfirmDialog } from './confirm-dialog';
-import { Pager, pageOf } from './pager';
-import { useAction } from './use-action';
 
 const PAGE = 20;
 

@@ -6,6 +6,7 @@ import { useApi } from '../../api/use-api';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
+import { useAction } from '../../components/use-action';
 import type { User } from './admin-types';
 import { ObjectPicker, objectsByIds } from './object-picker';
 import { RightsChecklist } from './rights-checklist';
@@ -34,15 +35,12 @@ export function UserDialog({ user, onClose, onSaved }: { user?: User; onClose: (
 
 function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: UserFormValues; onClose: () => void; onSaved: () => void }) {
   const [v, setV] = useState(initial);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setV((old) => ({ ...old, [key]: value }));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await save.run(async () => {
       if (user) {
         const body = patchBody(user, v);
         if (Object.keys(body).length > 0) await api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body });
@@ -51,16 +49,12 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
       }
       onSaved();
       onClose();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
     <form onSubmit={submit} aria-label={user ? 'Edit user' : 'New user'}>
-      <ErrorBanner error={error} />
+      <ErrorBanner error={save.error} />
       <div className="adm-form-grid">
         <Field label="Login" hint="no spaces or colons">
           <input value={v.login} onChange={(e) => set('login', e.target.value)} required pattern="[^\s:]+" autoComplete="off" />
@@ -75,7 +69,7 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
           <input value={v.language} onChange={(e) => set('language', e.target.value)} placeholder="en" maxLength={16} />
         </Field>
         <Field label="Active until" hint="empty: never expires">
-          <input type="datetime-local" value={v.activeTo} onChange={(e) => set('activeTo', e.target.value)} />
+          <input type="datetime-local" step={1} value={v.activeTo} onChange={(e) => set('activeTo', e.target.value)} />
         </Field>
       </div>
       <RightsChecklist value={v.permissions} onChange={(p) => set('permissions', p)} />
@@ -83,7 +77,7 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
       <ObjectPicker label="Include subtrees" value={v.include} onChange={(p) => set('include', p)} />
       <ObjectPicker label="Exclude subtrees" value={v.exclude} onChange={(p) => set('exclude', p)} />
       <div className="row">
-        <button type="submit" className="primary" disabled={busy}>{user ? 'Save user' : 'Create user'}</button>
+        <button type="submit" className="primary" disabled={save.busy}>{user ? 'Save user' : 'Create user'}</button>
         <button type="button" onClick={onClose}>Cancel</button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 // The user form's values and how they become the API's create and change bodies.
+import { fromLocalInput, toLocalInput } from '../../components/time-input';
 import type { ObjectPermissions, Right, User, UserInput, UserPatch } from './admin-types';
 import type { PickedObject } from './object-picker';
 
@@ -15,16 +16,9 @@ export interface UserFormValues {
 }
 
 const ROOT_ID = '1';
-const pad = (n: number) => String(n).padStart(2, '0');
 
-/** ms → the local time a datetime-local input shows. */
-export function toLocalInput(ms: number | null): string {
-  if (ms === null) return '';
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-export const fromLocalInput = (text: string): number | null => (text === '' ? null : new Date(text).getTime());
+/** The expiry as the API takes it: null is "never expires". */
+const activeToOf = (text: string): number | null => fromLocalInput(text) ?? null;
 
 export const idsOf = (p: User['objectPermissions'] | undefined) => ({
   include: (p?.include ?? []).map(String),
@@ -59,7 +53,7 @@ export function valuesOf(user: User): UserFormValues {
 }
 
 export function createBody(v: UserFormValues): UserInput {
-  const body: UserInput = { login: v.login.trim(), password: v.password, permissions: v.permissions, activeTo: fromLocalInput(v.activeTo) };
+  const body: UserInput = { login: v.login.trim(), password: v.password, permissions: v.permissions, activeTo: activeToOf(v.activeTo) };
   if (v.email.trim() !== '') body.email = v.email.trim();
   if (v.language.trim() !== '') body.language = v.language.trim();
   const op = objectPermissionsOf(v);
@@ -76,9 +70,8 @@ export function patchBody(user: User, v: UserFormValues): UserPatch {
   if (v.password !== '') body.password = v.password;
   if (v.email.trim() !== user.email) body.email = v.email.trim();
   if (v.language.trim() !== user.language) body.language = v.language.trim();
-  const activeTo = fromLocalInput(v.activeTo);
-  // The input keeps minutes only: an unchanged field must not move activeTo by seconds.
-  if (v.activeTo !== toLocalInput(user.activeTo)) body.activeTo = activeTo;
+  // The input keeps whole seconds: an unchanged field must not move activeTo by its milliseconds.
+  if (v.activeTo !== toLocalInput(user.activeTo)) body.activeTo = activeToOf(v.activeTo);
   if (!same([...v.permissions].sort(), [...user.permissions].sort())) body.permissions = v.permissions;
   const before = user.objectPermissions ? idsOf(user.objectPermissions) : null;
   const op = objectPermissionsOf(v);

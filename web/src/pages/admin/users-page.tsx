@@ -2,12 +2,12 @@
 // object access), block / unblock (PATCH status 3 / 2), API tokens, delete.
 import { useState } from 'react';
 import { api, data } from '../../api/client';
-import { useApi } from '../../api/use-api';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { formatTime } from '../../components/format';
+import { Pager } from '../../components/pager';
+import { usePagedApi } from '../../components/paging';
 import { STATUS_ACTIVE, STATUS_BLOCKED, type User } from './admin-types';
-import { ConfirmDialog } from './confirm-dialog';
-import { Pager } from './pager';
 import { UserDialog } from './user-dialog';
 import { UserTokenDialog } from './user-token-dialog';
 import './admin.css';
@@ -24,12 +24,10 @@ function accessText(u: User): string {
 }
 
 export default function UsersPage() {
-  const [page, setPage] = useState(0);
   const [open, setOpen] = useState<Open>();
   const [error, setError] = useState<unknown>();
-  // One row more than a page tells whether a next page exists.
-  const list = useApi(async () => data(await api.GET('/node/api/users', { params: { query: { limit: PAGE + 1, skip: page * PAGE } } })), [page]);
-  const rows = list.data?.slice(0, PAGE) ?? [];
+  const list = usePagedApi(async (query) => data(await api.GET('/node/api/users', { params: { query } })), { size: PAGE });
+  const { rows } = list;
 
   async function setStatus(u: User, status: typeof STATUS_ACTIVE | typeof STATUS_BLOCKED) {
     setError(undefined);
@@ -95,7 +93,7 @@ export default function UsersPage() {
           </table>
         </div>
       ) : null}
-      <Pager page={page} hasNext={(list.data?.length ?? 0) > PAGE} onPage={setPage} label="Users pages" />
+      <Pager label="Users pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} />
       {open?.kind === 'create' ? <UserDialog onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
       {open?.kind === 'edit' ? <UserDialog user={open.user} onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
       {open?.kind === 'token' ? <UserTokenDialog user={open.user} onClose={() => setOpen(undefined)} /> : null}

@@ -3,8 +3,9 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, data } from '../../api/client';
-import { useApi } from '../../api/use-api';
 import { ErrorBanner } from '../../components/error-banner';
+import { Pager } from '../../components/pager';
+import { usePagedApi } from '../../components/paging';
 import { StateBadge } from '../../components/states';
 import type { Named } from './catalog-lists';
 
@@ -12,18 +13,14 @@ const PAGE = 50;
 const COUNT_UP_TO = 10_000;
 
 export function BulkPreview({ search, tags }: { search: Record<string, unknown>; tags: Named[] }) {
-  const [page, setPage] = useState(0);
   const [count, setCount] = useState<{ n: number; more: boolean } | { error: unknown }>();
-  const key = JSON.stringify(search);
-  const found = useApi(async () => {
+  const found = usePagedApi(async (page) => {
     setCount(undefined);
-    const body = { search, options: { limit: PAGE + 1, skip: page * PAGE, fields: ['name', 'path', 'state_id', 'tags'] } };
+    const body = { search, options: { ...page, fields: ['name', 'path', 'state_id', 'tags'] } };
     return data(await api.POST('/node/api/objects/search', { body }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, page]);
+  }, { resetOn: [JSON.stringify(search)], size: PAGE });
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
-  const rows = found.error ? [] : found.data?.slice(0, PAGE) ?? [];
-  const hasNext = !found.error && (found.data?.length ?? 0) > PAGE;
+  const { rows } = found;
 
   async function countAll() {
     try {
@@ -71,13 +68,7 @@ export function BulkPreview({ search, tags }: { search: Record<string, unknown>;
           </table>
         </div>
       ) : null}
-      {page > 0 || hasNext ? (
-        <nav className="row" aria-label="Preview pages">
-          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous</button>
-          <span className="muted">objects {page * PAGE + 1}–{page * PAGE + rows.length}</span>
-          <button type="button" disabled={!hasNext} onClick={() => setPage(page + 1)}>Next</button>
-        </nav>
-      ) : null}
+      <Pager label="Preview pages" page={found.page} hasNext={found.hasNext} onPage={found.setPage} shown={rows.length} size={PAGE} />
     </section>
   );
 }

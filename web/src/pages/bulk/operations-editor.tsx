@@ -3,8 +3,9 @@
 // of one kind stay apart for screen readers.
 import { useState } from 'react';
 import { Field } from '../../components/field';
+import { PROP_TYPES } from '../../components/prop-types';
 import type { Named } from './catalog-lists';
-import { newOp, OP_KINDS, opLabel, PROPERTY_TYPES, SETTING_EXAMPLES, type OpDraft, type OpKind } from './operations';
+import { newOp, OP_KINDS, opLabel, SETTING_EXAMPLES, type OpDraft, type OpKind } from './operations';
 
 function OpFields({ op, n, tags, onChange }: { op: OpDraft; n: number; tags: Named[]; onChange: (op: OpDraft) => void }) {
   const of = (what: string) => `${what} of operation ${n}`;
@@ -16,7 +17,7 @@ function OpFields({ op, n, tags, onChange }: { op: OpDraft; n: number; tags: Nam
           <Field label="Value"><input aria-label={of('Property value')} type="text" value={op.value} onChange={(e) => onChange({ ...op, value: e.target.value })} /></Field>
           <Field label="Type">
             <select aria-label={of('Property type')} value={op.typeId} onChange={(e) => onChange({ ...op, typeId: Number(e.target.value) })}>
-              {PROPERTY_TYPES.map(([id, label]) => <option key={id} value={id}>{label}</option>)}
+              {PROP_TYPES.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
             </select>
           </Field>
         </div>

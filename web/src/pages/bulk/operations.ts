@@ -26,9 +26,6 @@ export const OP_KINDS: Array<{ kind: OpKind; label: string }> = [
 
 export const opLabel = (kind: OpKind) => OP_KINDS.find((k) => k.kind === kind)!.label;
 
-/** Property types: 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service. */
-export const PROPERTY_TYPES: Array<[number, string]> = [[3, 'read-write'], [1, 'info'], [2, 'read-only'], [6, 'external link'], [7, 'document'], [8, 'service']];
-
 export const SETTING_EXAMPLES: Record<SettingKind, string> = {
   stateConditions: '[{"condition": {"cpu.load1": {"_gt": "4"}}, "state": 5}]',
   incidentConditions: '[{"id": "high-load", "condition": {"cpu.load1": {"_gt": "8"}}, "clearCondition": {"cpu.load1": {"_lt": "4"}}, "text": "load high", "state": 1}]',

@@ -1,6 +1,6 @@
 // The bulk page's search builder rows and the MongoDB-style criteria they make, the same for
 // the preview (POST /objects/search) and the run (POST /bulk/objects).
-import { escapeRegex } from '../logs/json-filter';
+import { containsText } from '../../components/search-text';
 
 export type SearchField = 'name' | 'tag' | 'property' | 'class' | 'state' | 'parent' | 'id';
 
@@ -31,7 +31,6 @@ export function newCondition(field: SearchField = 'name'): Condition {
 }
 
 type Criterion = Record<string, unknown>;
-const ci = (text: string) => ({ $regex: escapeRegex(text), $options: 'i' });
 const ids = (text: string) => text.split(/[\s,]+/).filter((s) => s !== '');
 
 /** One row's criterion, or what is missing from it. */
@@ -44,15 +43,15 @@ export function criterionOf(c: Condition): { criterion: Criterion } | { missing:
     case 'name':
       if (c.op === 'equals') return { criterion: { name: v } };
       if (c.op === 'regex') return { criterion: { name: { $regex: v } } };
-      if (c.op === 'not-contains') return { criterion: { $nor: [{ name: ci(v) }] } };
-      return { criterion: { name: ci(v) } };
+      if (c.op === 'not-contains') return { criterion: { $nor: [{ name: containsText(v) }] } };
+      return { criterion: { name: containsText(v) } };
     case 'tag':
       return { criterion: { tags: c.op === 'has-not' ? { $nin: [v] } : { $in: [v] } } };
     case 'property': {
       const name = c.prop.trim();
       if (c.op === 'exists') return { criterion: { properties: { $elemMatch: { name } } } };
       if (c.op === 'missing') return { criterion: { $nor: [{ properties: { $elemMatch: { name } } }] } };
-      return { criterion: { properties: { $elemMatch: { name, value: c.op === 'contains' ? ci(v) : v } } } };
+      return { criterion: { properties: { $elemMatch: { name, value: c.op === 'contains' ? containsText(v) : v } } } };
     }
     case 'class':
       return { criterion: { class_id: c.op === 'is-not' ? { $ne: v } : v } };

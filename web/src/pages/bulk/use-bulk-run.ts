@@ -1,19 +1,12 @@
 // Running a bulk: POST /bulk/objects answers at once or after a second with finished: false;
 // then GET /bulk/{bulkId} is polled until finished, the matched count growing meanwhile.
 import { useEffect, useRef, useState } from 'react';
-import { api, ApiError, data } from '../../api/client';
+import { api, data } from '../../api/client';
+import { nameTheItem } from '../../components/item-error';
 
 export type BulkStatus = { bulkId: string; finished: boolean; matched: number; changed: number; errors: string[] };
 
 const POLL_MS = 500;
-
-/** The server names a bad operation `bulk[i]…`; this adds which operation of the page it is. */
-function nameTheOperation(err: unknown, labels: string[]): unknown {
-  if (!(err instanceof ApiError)) return err;
-  const m = /^bulk\[(\d+)\]/.exec(err.message);
-  const label = m ? labels[Number(m[1])] : undefined;
-  return label ? new ApiError(err.status, err.code, `${err.message} (operation ${Number(m![1]) + 1}: ${label})`) : err;
-}
 
 export function useBulkRun() {
   const [status, setStatus] = useState<BulkStatus>();
@@ -39,7 +32,7 @@ export function useBulkRun() {
       }
       if (alive.current) setStatus(current);
     } catch (err) {
-      if (alive.current) setError(nameTheOperation(err, labels));
+      if (alive.current) setError(nameTheItem(err, 'bulk', labels, 'operation'));
     } finally {
       if (alive.current) setRunning(false);
     }

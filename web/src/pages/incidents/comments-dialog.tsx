@@ -7,7 +7,8 @@ import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
 import { formatTime } from '../../components/format';
-import { useUserNames } from './use-user-names';
+import { useAction } from '../../components/use-action';
+import { useUserNames } from '../../components/use-user-names';
 import type { Incident, IncidentComment, Scope } from './types';
 
 const PAGE = 20;
@@ -27,14 +28,11 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
   const comments = (list.data ?? []).slice(0, shown);
   const userName = useUserNames(comments.map((c) => c.author));
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const add = useAction();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await add.run(async () => {
       await rawFetch(`/node/api/incidents/${encodeURIComponent(incident.id)}/comment`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain; charset=utf-8' },
@@ -43,11 +41,7 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
       setText('');
       list.reload();
       onCommented?.();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -58,12 +52,12 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
           <Field label="Comment">
             <textarea value={text} rows={3} maxLength={MAX_COMMENT} required onChange={(e) => setText(e.target.value)} />
           </Field>
-          <button type="submit" className="primary" disabled={busy || text.trim() === ''}>
+          <button type="submit" className="primary" disabled={add.busy || text.trim() === ''}>
             Add comment
           </button>
         </form>
       ) : null}
-      <ErrorBanner error={error ?? list.error} />
+      <ErrorBanner error={add.error ?? list.error} />
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && comments.length === 0 ? <p className="muted">No comments yet.</p> : null}
       <ol className="inc-comments" aria-label="Comments">

@@ -1,35 +1,32 @@
 // Raising a manual incident (POST /incidents): find the object by name, choose a level (any
 // but Cleared) and write what is wrong.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
+import { containsText } from '../../components/search-text';
+import { useAction } from '../../components/use-action';
+import { useDebounced } from '../../components/use-debounced';
 import { CLEARED, type Incident } from './types';
 import type { Levels } from './use-levels';
 
 const MATCHES = 20;
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function CreateIncidentDialog({ levels, onClose, onCreated }: { levels: Levels; onClose: () => void; onCreated: (i: Incident) => void }) {
   const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
-  const [entityId, setEntityId] = useState('');
   // Searching as one types, but not once per key.
-  useEffect(() => {
-    const t = setTimeout(() => setSearch(typed.trim()), 250);
-    return () => clearTimeout(t);
-  }, [typed]);
+  const search = useDebounced(typed.trim(), 250);
+  const [entityId, setEntityId] = useState('');
   const choices = [...levels.values()].filter((l) => Number(l.id) !== CLEARED);
   const [level, setLevel] = useState('');
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const raise = useAction();
 
   // The first matches by name; the operator narrows the words until the object shows.
   const found = useApi(async () => {
-    const criteria = search ? { name: { $regex: escapeRegex(search), $options: 'i' } } : {};
+    const criteria = search ? { name: containsText(search) } : {};
     return data(await api.POST('/node/api/objects/search', { body: { search: criteria, options: { limit: MATCHES } } }));
   }, [search]);
   const objects = found.data ?? [];
@@ -39,14 +36,7 @@ export function CreateIncidentDialog({ levels, onClose, onCreated }: { levels: L
   const chosenLevel = level || choices[0]?.id || '';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onCreated(data(await api.POST('/node/api/incidents', { body: { entityId: chosenEntity, state: chosenLevel, text } })));
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
+    await raise.run(async () => onCreated(data(await api.POST('/node/api/incidents', { body: { entityId: chosenEntity, state: chosenLevel, text } }))));
   };
 
   return (
@@ -77,9 +67,9 @@ export function CreateIncidentDialog({ levels, onClose, onCreated }: { levels: L
         <Field label="Text">
           <textarea value={text} rows={3} maxLength={10000} onChange={(e) => setText(e.target.value)} />
         </Field>
-        <ErrorBanner error={error ?? found.error} />
+        <ErrorBanner error={raise.error ?? found.error} />
         <div className="row">
-          <button type="submit" className="primary" disabled={busy || !chosenEntity || !chosenLevel}>
+          <button type="submit" className="primary" disabled={raise.busy || !chosenEntity || !chosenLevel}>
             Raise incident
           </button>
           <button type="button" onClick={onClose}>

@@ -3,6 +3,8 @@
 // Selects carry aria-label: inside their <label> they would be named by the label and the
 // chosen option together.
 import { useState, type FormEvent } from 'react';
+import { containsText } from '../../components/search-text';
+import { fromLocalInput } from '../../components/time-input';
 import { CLEARED } from './types';
 import type { Levels } from './use-levels';
 
@@ -11,14 +13,6 @@ export interface Query {
   from?: number;
   to?: number;
 }
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** datetime-local text (local time) → ms, undefined when empty or invalid. */
-const ms = (local: string): number | undefined => {
-  const t = local ? new Date(local).getTime() : Number.NaN;
-  return Number.isFinite(t) && t >= 0 ? t : undefined;
-};
 
 export function FilterBar({ levels, range, onApply }: { levels: Levels; range?: boolean; onApply: (q: Query) => void }) {
   const [level, setLevel] = useState('');
@@ -34,8 +28,8 @@ export function FilterBar({ levels, range, onApply }: { levels: Levels; range?: 
     // In history every incident is cleared (state 3): the level it had is lastState.
     if (l) f[range ? 'lastState' : 'state'] = Number(l);
     if (a) f.acknowledgedBy = { $exists: a === 'yes' };
-    if (text.trim()) f.text = { $regex: escapeRegex(text.trim()), $options: 'i' };
-    onApply({ filter: Object.keys(f).length ? JSON.stringify(f) : undefined, from: range ? ms(from) : undefined, to: range ? ms(to) : undefined });
+    if (text.trim()) f.text = containsText(text.trim());
+    onApply({ filter: Object.keys(f).length ? JSON.stringify(f) : undefined, from: range ? fromLocalInput(from) : undefined, to: range ? fromLocalInput(to) : undefined });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -3,25 +3,25 @@
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorBanner } from '../../components/error-banner';
+import { Pager, PAGE_SIZES } from '../../components/pager';
+import { useUserNames } from '../../components/use-user-names';
 import { ColumnMenu } from './column-menu';
 import { CommentsDialog } from './comments-dialog';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { FilterBar, type Query } from './filter-bar';
 import { IncidentTable } from './incident-table';
-import { Pager, PAGE_SIZES } from './pager';
 import { PresetBar } from './preset-bar';
 import { RowActions } from './row-actions';
 import { defaultLayout, sortBy, type TableLayout } from './table-layout';
 import { useIncidentList, type Paging } from './use-incident-list';
 import { useLevels } from './use-levels';
-import { useUserNames } from './use-user-names';
 import type { Incident, Scope } from './types';
 import './incidents.css';
 
 export function IncidentsView({ scope }: { scope: Scope }) {
   const [layout, setLayoutState] = useState<TableLayout>(defaultLayout);
   const [query, setQuery] = useState<Query>({});
-  const [paging, setPaging] = useState<Paging>({ skip: 0, limit: PAGE_SIZES[0] });
+  const [paging, setPaging] = useState<Paging>({ page: 0, size: PAGE_SIZES[0] });
   const [actionError, setActionError] = useState<unknown>();
   const [commentsOf, setCommentsOf] = useState<Incident>();
   const [creating, setCreating] = useState(false);
@@ -31,12 +31,12 @@ export function IncidentsView({ scope }: { scope: Scope }) {
 
   // A new sort or filter starts again at the first page.
   const setLayout = (l: TableLayout) => {
-    if (l.sort.column !== layout.sort.column || l.sort.direction !== layout.sort.direction) setPaging((p) => ({ ...p, skip: 0 }));
+    if (l.sort.column !== layout.sort.column || l.sort.direction !== layout.sort.direction) setPaging((p) => ({ ...p, page: 0 }));
     setLayoutState(l);
   };
   const applyQuery = (q: Query) => {
     setQuery(q);
-    setPaging((p) => ({ ...p, skip: 0 }));
+    setPaging((p) => ({ ...p, page: 0 }));
   };
 
   // After an action the row is read back, so it shows the server's word even before the
@@ -88,7 +88,15 @@ export function IncidentsView({ scope }: { scope: Scope }) {
         actions={actions}
         empty={list.loading ? 'Loading…' : scope === 'active' ? 'No active incidents.' : 'No incidents in history for this range.'}
       />
-      <Pager skip={paging.skip} limit={paging.limit} shown={list.rows.length} hasMore={list.hasMore} onChange={setPaging} />
+      <Pager
+        label="Incident pages"
+        page={paging.page}
+        hasNext={list.hasMore}
+        onPage={(page) => setPaging((p) => ({ ...p, page }))}
+        shown={list.rows.length}
+        size={paging.size}
+        onSize={(size) => setPaging({ page: 0, size })}
+      />
       {commentsOf ? (
         <CommentsDialog scope={scope} incident={commentsOf} onClose={() => setCommentsOf(undefined)} onCommented={() => void refreshRow(commentsOf.id, false)} />
       ) : null}

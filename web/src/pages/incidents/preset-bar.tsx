@@ -6,6 +6,7 @@ import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useSession } from '../../auth/session';
 import { ErrorBanner } from '../../components/error-banner';
+import { useAction } from '../../components/use-action';
 import { fromPresetData, toPresetData, type TableLayout } from './table-layout';
 import { PRESET_KEY, type Scope } from './types';
 
@@ -19,23 +20,11 @@ export function PresetBar({ scope, layout, onApply }: { scope: Scope; layout: Ta
   const [chosen, setChosen] = useState('');
   const [name, setName] = useState('');
   const [shared, setShared] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
+  const busy = action.busy;
   const list = presets.data ?? [];
   const current = list.find((p) => p.id === chosen);
   const mayChange = (owner: string) => owner === session.user?.id || session.can('manage-users');
-
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const choose = (id: string) => {
     setChosen(id);
@@ -49,7 +38,7 @@ export function PresetBar({ scope, layout, onApply }: { scope: Scope; layout: Ta
 
   const save = (e: FormEvent) => {
     e.preventDefault();
-    void run(async () => {
+    void action.run(async () => {
       // The generated type of `data` is Record<string, never> (the server's schema is a bare
       // {type: object}); the server takes any object and validates the layout itself.
       const body = { name: name.trim(), key, data: toPresetData(layout) as unknown as Record<string, never>, shared };
@@ -64,7 +53,7 @@ export function PresetBar({ scope, layout, onApply }: { scope: Scope; layout: Ta
 
   const remove = () =>
     current &&
-    void run(async () => {
+    void action.run(async () => {
       await api.DELETE('/node/api/presets/{id}', { params: { path: { id: current.id } } });
       setChosen('');
       presets.reload();
@@ -101,7 +90,7 @@ export function PresetBar({ scope, layout, onApply }: { scope: Scope; layout: Ta
           </button>
         </form>
       </div>
-      <ErrorBanner error={error ?? presets.error} />
+      <ErrorBanner error={action.error ?? presets.error} />
     </div>
   );
 }

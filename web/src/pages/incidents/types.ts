@@ -1,7 +1,6 @@
 // The shapes this area works with, taken from the server's OpenAPI types (never hand-copied).
 import type { paths } from '../../api/client';
-
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+import type { Json } from '../../api/types';
 
 export type Incident = Json<paths['/node/api/incidents']['get']['responses'][200]>[number];
 export type IncidentComment = Json<paths['/node/api/incidents/{id}/comments']['get']['responses'][200]>[number];

@@ -1,11 +1,12 @@
 // One page of incidents as the table shows it, kept current: loaded with the layout's sort,
-// the filter and limit/skip (one row more than shown, to know whether a next page exists), then
+// the filter and a page of limit/skip (components/paging: one row more than shown), then
 // changed in place by the live stream. A changed row is replaced where it stands, a removed one
 // dropped; a newly raised incident (or one that moved to history, on that page) reloads the
 // page shortly after, so it lands where the server's sort and filter put it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { pageQuery, splitPage } from '../../components/paging';
 import { useLiveEvents } from '../../live/use-live-events';
 import type { Query } from './filter-bar';
 import type { TableLayout } from './table-layout';
@@ -15,27 +16,29 @@ import type { Incident, IncidentEvent, Scope } from './types';
 const RELOAD_DELAY_MS = 300;
 
 export interface Paging {
-  skip: number;
-  limit: number;
+  page: number;
+  size: number;
 }
 
 export function useIncidentList(scope: Scope, sort: TableLayout['sort'], query: Query, paging: Paging) {
-  const { skip, limit } = paging;
+  const { page, size } = paging;
   const loaded = useApi(async () => {
-    const q = { limit: limit + 1, skip, filter: query.filter };
+    const q = { ...pageQuery(page, size), filter: query.filter };
     if (scope === 'active') {
       return data(await api.GET('/node/api/incidents', { params: { query: { ...q, sortField: sort.column, sortDirection: sort.direction } } }));
     }
     return data(await api.GET('/node/api/incident-history', { params: { query: { ...q, inverse: sort.direction === 'asc', from: query.from, to: query.to } } }));
-  }, [scope, sort.column, sort.direction, query.filter, query.from, query.to, skip, limit]);
+  }, [scope, sort.column, sort.direction, query.filter, query.from, query.to, page, size]);
 
   const [rows, setRows] = useState<Incident[]>([]);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
+  const answered = splitPage(loaded.data, size);
   useEffect(() => {
-    if (loaded.data) setRows(loaded.data.slice(0, limit));
-  }, [loaded.data, limit]);
-  const hasMore = (loaded.data?.length ?? 0) > limit;
+    if (loaded.data) setRows(answered.rows);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded.data, size]);
+  const hasMore = answered.hasNext;
 
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const { reload } = loaded;

@@ -1,25 +1,11 @@
 // The event log's search form: type, time range, JSON filter and sort. Enter in any field (or
 // the Search button) applies it; a filter that is not JSON is named before anything is sent.
-import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/field';
 import { EMPTY_DRAFT, SORT_FIELDS, type EventLogDraft, type SortField } from './event-log-query';
-import { parseJsonFilter } from './json-filter';
+import { useSearchForm } from './use-search-form';
 
 export function EventLogForm({ initial, onApply }: { initial: EventLogDraft; onApply: (d: EventLogDraft) => void }) {
-  const [d, setD] = useState(initial);
-  const [invalid, setInvalid] = useState<string>();
-  const set = <K extends keyof EventLogDraft>(k: K, v: EventLogDraft[K]) => setD((old) => ({ ...old, [k]: v }));
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const parsed = parseJsonFilter(d.filter);
-    if (!parsed.ok) {
-      setInvalid(parsed.message);
-      return;
-    }
-    setInvalid(undefined);
-    onApply(d);
-  }
+  const { d, set, invalid, submit, reset } = useSearchForm(initial, EMPTY_DRAFT, onApply);
 
   return (
     <form className="panel log-form" onSubmit={submit} aria-label="Event log search">
@@ -68,7 +54,7 @@ export function EventLogForm({ initial, onApply }: { initial: EventLogDraft; onA
       {invalid ? <div className="error" role="alert">{invalid}</div> : null}
       <div className="row">
         <button type="submit" className="primary">Search</button>
-        <button type="button" onClick={() => { setD(EMPTY_DRAFT); setInvalid(undefined); onApply(EMPTY_DRAFT); }}>Reset</button>
+        <button type="button" onClick={reset}>Reset</button>
       </div>
     </form>
   );

@@ -1,6 +1,6 @@
 // What the event log form asks for, and how it becomes the query of GET /event-log.
 import type { paths } from '../../api/client';
-import { fromLocalInput } from './time-input';
+import { fromLocalInput } from '../../components/time-input';
 
 export type EventLogParams = NonNullable<paths['/node/api/event-log']['get']['parameters']['query']>;
 export type EventRecord = paths['/node/api/event-log']['get']['responses'][200]['content']['application/json'][number];
@@ -24,9 +24,9 @@ export const SORT_FIELDS: Array<{ value: SortField; label: string }> = [
   { value: 'agentId', label: 'Agent' },
 ];
 
-/** The query for one page; `filter` is already checked JSON text (or blank). */
-export function eventLogQuery(d: EventLogDraft, page: number, pageSize: number): EventLogParams {
-  const q: EventLogParams = { sortField: d.sortField, sortDirection: d.sortDirection, limit: pageSize + 1, skip: page * pageSize };
+/** The query for one page (its limit/skip); `filter` is already checked JSON text (or blank). */
+export function eventLogQuery(d: EventLogDraft, page: { limit: number; skip: number }): EventLogParams {
+  const q: EventLogParams = { sortField: d.sortField, sortDirection: d.sortDirection, ...page };
   if (d.type) q.type = d.type;
   const from = fromLocalInput(d.from);
   const to = fromLocalInput(d.to);

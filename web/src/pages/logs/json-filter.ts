@@ -24,6 +24,3 @@ export function allOf(parts: Array<Record<string, unknown> | undefined>): string
   if (list.length === 0) return undefined;
   return JSON.stringify(list.length === 1 ? list[0] : { $and: list });
 }
-
-/** Text matched literally inside a regular expression (RE2 on the server). */
-export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,28 +1,14 @@
 // The security log's search form: time range, login, kind of event, channel, and a JSON filter
 // for anything else. A filter that is not JSON is named before anything is sent.
-import { useState, type FormEvent } from 'react';
 import { Field } from '../../components/field';
-import { parseJsonFilter } from './json-filter';
 import { EMPTY_SECURITY_DRAFT, SECURITY_EVENTS, type SecurityLogDraft } from './security-log-query';
+import { useSearchForm } from './use-search-form';
 
 export function SecurityLogForm({ initial, onApply }: {
   initial: SecurityLogDraft;
   onApply: (d: SecurityLogDraft, extra: Record<string, unknown> | undefined) => void;
 }) {
-  const [d, setD] = useState(initial);
-  const [invalid, setInvalid] = useState<string>();
-  const set = <K extends keyof SecurityLogDraft>(k: K, v: SecurityLogDraft[K]) => setD((old) => ({ ...old, [k]: v }));
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const parsed = parseJsonFilter(d.filter);
-    if (!parsed.ok) {
-      setInvalid(parsed.message);
-      return;
-    }
-    setInvalid(undefined);
-    onApply(d, parsed.value);
-  }
+  const { d, set, invalid, submit, reset } = useSearchForm(initial, EMPTY_SECURITY_DRAFT, onApply);
 
   return (
     <form className="panel log-form" onSubmit={submit} aria-label="Security log search">
@@ -56,7 +42,7 @@ export function SecurityLogForm({ initial, onApply }: {
       {invalid ? <div className="error" role="alert">{invalid}</div> : null}
       <div className="row">
         <button type="submit" className="primary">Search</button>
-        <button type="button" onClick={() => { setD(EMPTY_SECURITY_DRAFT); setInvalid(undefined); onApply(EMPTY_SECURITY_DRAFT, undefined); }}>Reset</button>
+        <button type="button" onClick={reset}>Reset</button>
       </div>
     </form>
   );

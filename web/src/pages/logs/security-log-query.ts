@@ -1,7 +1,8 @@
 // What the security log form asks for, and how it becomes the query of GET /users/security/log.
 import type { paths } from '../../api/client';
-import { allOf, escapeRegex } from './json-filter';
-import { fromLocalInput } from './time-input';
+import { containsText } from '../../components/search-text';
+import { fromLocalInput } from '../../components/time-input';
+import { allOf } from './json-filter';
 
 export type SecurityLogParams = NonNullable<paths['/node/api/users/security/log']['get']['parameters']['query']>;
 export type SecurityRecord = paths['/node/api/users/security/log']['get']['responses'][200]['content']['application/json'][number];
@@ -27,9 +28,9 @@ export const SECURITY_EVENTS: Array<{ id: string; label: string }> = [
   { id: 'AccessDenied', label: 'Access denied' },
 ];
 
-/** The query for one page; `extra` is the checked JSON filter of the form (if any). */
-export function securityLogQuery(d: SecurityLogDraft, extra: Record<string, unknown> | undefined, page: number, pageSize: number): SecurityLogParams {
-  const q: SecurityLogParams = { limit: pageSize + 1, skip: page * pageSize };
+/** The query for one page (its limit/skip); `extra` is the checked JSON filter of the form (if any). */
+export function securityLogQuery(d: SecurityLogDraft, extra: Record<string, unknown> | undefined, page: { limit: number; skip: number }): SecurityLogParams {
+  const q: SecurityLogParams = { ...page };
   const from = fromLocalInput(d.from);
   const to = fromLocalInput(d.to);
   if (from !== undefined) q.from = from;
@@ -37,7 +38,7 @@ export function securityLogQuery(d: SecurityLogDraft, extra: Record<string, unkn
   // The login is matched as typed, in any case: a failed sign-in records whatever was typed.
   const login = d.login.trim();
   const filter = allOf([
-    login ? { 'message.login': { $regex: escapeRegex(login), $options: 'i' } } : undefined,
+    login ? { 'message.login': containsText(login) } : undefined,
     d.event ? { eventClassId: d.event } : undefined,
     d.channel ? { 'extra.channel': d.channel } : undefined,
     extra,

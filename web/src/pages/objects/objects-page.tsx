@@ -2,11 +2,13 @@
 // and creating and deleting objects. The selection (a tree row or a search hit, the root by
 // default) is the parent of a new object, what Delete removes, and whose children the map
 // draws. The view (?view=map) is in the address so it survives a reload.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { api } from '../../api/client';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useDebounced } from '../../components/use-debounced';
 import { ObjectMap } from './map/object-map';
 import { CreateObjectDialog } from './tree/create-object-dialog';
-import { DeleteObjectDialog } from './tree/delete-object-dialog';
 import { ObjectTree } from './tree/object-tree';
 import { SearchResults } from './tree/search-results';
 import { ROOT_ID, type Selection } from './tree/types';
@@ -88,17 +90,19 @@ export default function ObjectsPage() {
         <ObjectTree store={store} live={live} selected={target} onSelect={setSelected} />
       )}
       <CreateObjectDialog open={dialog === 'create'} parent={target} onClose={() => setDialog(undefined)} onCreated={created} />
-      {dialog === 'delete' ? <DeleteObjectDialog open target={target} onClose={() => setDialog(undefined)} onDeleted={deleted} /> : null}
+      {dialog === 'delete' ? (
+        <ConfirmDialog
+          title="Delete object"
+          // The server also deletes the children this leaves without a parent: said before it is done.
+          message={<>Delete <strong>{target.name}</strong> (id {target.id})? Its children that have no other parent are deleted too, with their links.</>}
+          confirmLabel={`Delete ${target.name}`}
+          onConfirm={async () => {
+            await api.DELETE('/node/api/objects/{id}', { params: { path: { id: target.id } } });
+            deleted(target.id);
+          }}
+          onClose={() => setDialog(undefined)}
+        />
+      ) : null}
     </>
   );
-}
-
-/** The value once it has stopped changing for `ms`: one search per pause in typing. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return settled;
 }

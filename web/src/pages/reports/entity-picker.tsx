@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
-import { escapeRegex } from '../logs/json-filter';
+import { containsText } from '../../components/search-text';
+import { useAction } from '../../components/use-action';
 
 const RESULTS = 20;
 
@@ -16,22 +17,13 @@ interface Found {
 export function EntityPicker({ chosen, onAdd }: { chosen: ReadonlySet<string>; onAdd: (o: { id: string; name: string }) => void }) {
   const [text, setText] = useState('');
   const [found, setFound] = useState<Found[]>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const finding = useAction();
 
   async function search(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = { search: { name: { $regex: escapeRegex(text.trim()), $options: 'i' } }, options: { limit: RESULTS, fields: ['name', 'path'] } };
-      setFound(data(await api.POST('/node/api/objects/search', { body })));
-    } catch (err) {
-      setError(err);
-      setFound(undefined);
-    } finally {
-      setBusy(false);
-    }
+    const body = { search: { name: containsText(text.trim()) }, options: { limit: RESULTS, fields: ['name', 'path'] } };
+    // A refused search leaves no earlier answer standing as if it were this one's.
+    if (!(await finding.run(async () => setFound(data(await api.POST('/node/api/objects/search', { body })))))) setFound(undefined);
   }
 
   return (
@@ -40,9 +32,9 @@ export function EntityPicker({ chosen, onAdd }: { chosen: ReadonlySet<string>; o
         <Field label="Object name">
           <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="part of a name" />
         </Field>
-        <button type="submit" disabled={busy}>Find</button>
+        <button type="submit" disabled={finding.busy}>Find</button>
       </form>
-      <ErrorBanner error={error} />
+      <ErrorBanner error={finding.error} />
       {found && found.length === 0 ? <p className="muted">No object has such a name.</p> : null}
       {found && found.length > 0 ? (
         <ul className="rep-found" aria-label="Objects found">

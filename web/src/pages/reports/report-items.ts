@@ -1,6 +1,7 @@
 // The chart request items of a report (POST /reports/prop-inventory/excel), built from what
 // the page holds, and the saving of the answered file.
-import { ApiError, rawFetch, type paths } from '../../api/client';
+import { rawFetch, type paths } from '../../api/client';
+import { nameTheItem } from '../../components/item-error';
 
 export type ReportItem = paths['/node/api/reports/prop-inventory/excel']['post']['requestBody']['content']['application/json'][number];
 
@@ -46,14 +47,6 @@ export function planCharts(entities: ReportEntity[], range: ReportRange): Planne
   return out;
 }
 
-/** The server names a bad item `[i].field: …`; this adds which chart of the page that is. */
-export function nameTheChart(err: unknown, charts: PlannedChart[]): unknown {
-  if (!(err instanceof ApiError)) return err;
-  const m = /^\[(\d+)\]/.exec(err.message);
-  const chart = m ? charts[Number(m[1])] : undefined;
-  return chart ? new ApiError(err.status, err.code, `${err.message} (chart ${Number(m![1]) + 1}: ${chart.title})`) : err;
-}
-
 /** Asks for the XLSX and returns it with the file name the server gave. */
 export async function fetchReport(charts: PlannedChart[]): Promise<{ blob: Blob; fileName: string }> {
   try {
@@ -66,6 +59,6 @@ export async function fetchReport(charts: PlannedChart[]): Promise<{ blob: Blob;
     const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? 'vigil-report.xlsx';
     return { blob: await res.blob(), fileName };
   } catch (err) {
-    throw nameTheChart(err, charts);
+    throw nameTheItem(err, '', charts.map((c) => c.title), 'chart');
   }
 }

@@ -1,6 +1,6 @@
 // The time range and downsample every chart of the report shares.
 import { Field } from '../../components/field';
-import { toLocalInput } from '../logs/time-input';
+import { toLocalInput } from '../../components/time-input';
 
 export interface RangeDraft {
   from: string;

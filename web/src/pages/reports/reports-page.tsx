@@ -3,7 +3,8 @@
 // the file. A refused item is named by the chart it came from.
 import { useState } from 'react';
 import { ErrorBanner } from '../../components/error-banner';
-import { fromLocalInput } from '../logs/time-input';
+import { useAction } from '../../components/use-action';
+import { fromLocalInput } from '../../components/time-input';
 import { EntityPicker } from './entity-picker';
 import { ReportEntityCard } from './report-entity-card';
 import { fetchReport, planCharts, type ReportEntity } from './report-items';
@@ -16,8 +17,7 @@ const MAX_ITEMS = 50;
 export default function ReportsPage() {
   const [entities, setEntities] = useState<ReportEntity[]>([]);
   const [range, setRange] = useState<RangeDraft>(() => ({ ...lastRange(86_400_000), interval: '5m', agg: 'avg' }));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const download = useAction();
   const saved = useSavedFile();
 
   const from = fromLocalInput(range.from);
@@ -31,18 +31,6 @@ export default function ReportsPage() {
     : from >= to ? 'The range must start before it ends.'
     : undefined;
 
-  async function download() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { blob, fileName } = await fetchReport(charts);
-      saved.save(blob, fileName);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const update = (id: string, next: ReportEntity) => setEntities((list) => list.map((e) => (e.id === id ? next : e)));
 
@@ -62,12 +50,20 @@ export default function ReportsPage() {
       ))}
       <ReportRange value={range} onChange={setRange} />
       <div className="row rep-actions">
-        <button type="button" className="primary" onClick={() => void download()} disabled={busy || problem !== undefined}>
-          {busy ? 'Preparing…' : 'Download XLSX'}
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void download.run(async () => {
+            const { blob, fileName } = await fetchReport(charts);
+            saved.save(blob, fileName);
+          })}
+          disabled={download.busy || problem !== undefined}
+        >
+          {download.busy ? 'Preparing…' : 'Download XLSX'}
         </button>
         <span className="muted" role="status">{problem ?? `${count} chart${count === 1 ? '' : 's'}`}</span>
       </div>
-      <ErrorBanner error={error} />
+      <ErrorBanner error={download.error} />
       {saved.file ? (
         <p className="rep-saved">
           <a ref={saved.link} href={saved.file.url} download={saved.file.fileName}>{saved.file.fileName}</a>

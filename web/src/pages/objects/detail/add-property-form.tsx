@@ -3,29 +3,23 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../../api/client';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
+import { useAction } from '../../../components/use-action';
 import { PropTypeSelect } from './prop-type-select';
 
 export function AddPropertyForm({ id, onAdded }: { id: string; onAdded: () => void }) {
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [typeId, setTypeId] = useState(3);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const add = useAction();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await add.run(async () => {
       await api.POST('/node/api/objects/{id}/props', { params: { path: { id } }, body: { name, value, type_id: typeId } });
       setName('');
       setValue('');
       onAdded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -39,12 +33,12 @@ export function AddPropertyForm({ id, onAdded }: { id: string; onAdded: () => vo
           <input value={value} onChange={(e) => setValue(e.target.value)} />
         </Field>
         <PropTypeSelect value={typeId} onChange={setTypeId} label="Property type" />
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={add.busy}>
           Add property
         </button>
       </div>
       {typeId === 8 ? <p className="muted">A service property holding a check definition is easier to write in the Checks tab.</p> : null}
-      <ErrorBanner error={error} />
+      <ErrorBanner error={add.error} />
     </form>
   );
 }

@@ -5,32 +5,26 @@ import { api } from '../../../api/client';
 import { Dialog } from '../../../components/dialog';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
-import { fromLocalInput, toLocalInput } from './time-input';
+import { fromLocalInput, toLocalInput } from '../../../components/time-input';
+import { useAction } from '../../../components/use-action';
 import type { Annotation } from './types';
 
 export function AnnotationDialog({ entityId, at, annotation, onClose, onSaved }: { entityId: string; at: number; annotation?: Annotation; onClose: () => void; onSaved: () => void }) {
   // Kept in ms so a clicked moment is stored exactly unless the operator edits the time.
   const [timestamp, setTimestamp] = useState(annotation?.timestamp ?? at);
   const [content, setContent] = useState(annotation?.content ?? '');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await save.run(async () => {
       if (annotation) {
         await api.PATCH('/node/api/history-annotations/{id}', { params: { path: { id: annotation.id } }, body: { content, timestamp } });
       } else {
         await api.POST('/node/api/history-annotations', { body: { timestamp, content, entityId } });
       }
       onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -51,9 +45,9 @@ export function AnnotationDialog({ entityId, at, annotation, onClose, onSaved }:
         <Field label="Annotation text">
           <textarea rows={3} maxLength={10000} required value={content} onChange={(e) => setContent(e.target.value)} />
         </Field>
-        <ErrorBanner error={error} />
+        <ErrorBanner error={save.error} />
         <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={save.busy}>
             {annotation ? 'Save annotation' : 'Create annotation'}
           </button>
           <button type="button" onClick={onClose}>

@@ -1,21 +1,20 @@
 // The annotations of the chart range, paged through the API, with edit and delete.
 import { useState } from 'react';
 import { api, data } from '../../../api/client';
-import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
+import { Pager } from '../../../components/pager';
+import { usePagedApi } from '../../../components/paging';
 import { ConfirmButton } from './confirm-button';
-import { Pager } from './pager';
 import type { Annotation } from './types';
 
 const LIMIT = 20;
 
 export function AnnotationList({ entityId, from, to, tick, onEdit, onChanged }: { entityId: string; from: number; to: number; tick: number; onEdit: (a: Annotation) => void; onChanged: () => void }) {
-  const [skip, setSkip] = useState(0);
   const [actionError, setActionError] = useState<unknown>();
-  const list = useApi(
-    () => api.GET('/node/api/history-annotations', { params: { query: { from, to, entityId, limit: LIMIT, skip } } }).then(data),
-    [entityId, from, to, skip, tick],
+  const list = usePagedApi(
+    (page) => api.GET('/node/api/history-annotations', { params: { query: { from, to, entityId, ...page } } }).then(data),
+    { deps: [tick], resetOn: [entityId, from, to], size: LIMIT },
   );
   const remove = async (a: Annotation) => {
     setActionError(undefined);
@@ -26,14 +25,14 @@ export function AnnotationList({ entityId, from, to, tick, onEdit, onChanged }: 
       setActionError(err);
     }
   };
-  const rows = list.data;
+  const { rows } = list;
   return (
     <section className="panel" aria-labelledby="obj-annotations">
       <h2 id="obj-annotations">Annotations in this range</h2>
       <ErrorBanner error={actionError ?? list.error} />
-      {rows === undefined && list.loading ? <p className="loading">Loading…</p> : null}
-      {rows && rows.length === 0 ? <p className="muted">None. Click a chart (or use “Add annotation”) to mark a moment.</p> : null}
-      {rows && rows.length > 0 ? (
+      {list.data === undefined && list.loading ? <p className="loading">Loading…</p> : null}
+      {list.data && rows.length === 0 ? <p className="muted">None. Click a chart (or use “Add annotation”) to mark a moment.</p> : null}
+      {rows.length > 0 ? (
         <ul className="obj-annotations" aria-label="Annotations">
           {rows.map((a) => (
             <li key={a.id}>
@@ -49,7 +48,7 @@ export function AnnotationList({ entityId, from, to, tick, onEdit, onChanged }: 
           ))}
         </ul>
       ) : null}
-      <Pager label="Annotations" skip={skip} limit={LIMIT} count={rows?.length ?? 0} onSkip={setSkip} />
+      <Pager label="Annotation pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} shown={rows.length} size={LIMIT} />
     </section>
   );
 }

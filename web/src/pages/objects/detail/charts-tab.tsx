@@ -4,13 +4,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
+import { fromLocalInput, toLocalInput } from '../../../components/time-input';
 import { AnnotationDialog } from './annotation-dialog';
 import { AnnotationList } from './annotation-list';
 import { ChartControls, type RangeChoice } from './chart-controls';
 import { downsampleFor, PRESETS } from './chart-range';
 import { HistoryChart } from './history-chart';
 import { MetricPicker } from './metric-picker';
-import { fromLocalInput, toLocalInput } from './time-input';
 import { loadHistory, type Series } from './history-api';
 import type { Annotation } from './types';
 

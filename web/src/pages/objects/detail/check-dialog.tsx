@@ -6,6 +6,7 @@ import { useApi } from '../../../api/use-api';
 import { Dialog } from '../../../components/dialog';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
+import { useAction } from '../../../components/use-action';
 import { CHECK_TYPES, checkFromForm, emptyCheckForm, formFromCheck, type CheckFormState, type CheckType } from './check-form-state';
 import { CheckTypeFields, type SetField } from './check-type-fields';
 import { SnmpFields } from './snmp-fields';
@@ -21,17 +22,14 @@ const TARGET_HINT: Record<CheckType, string> = {
 
 export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check?: Check; onClose: () => void; onSaved: () => void }) {
   const [f, setF] = useState<CheckFormState>(() => (check ? formFromCheck(check.name, check.definition) : emptyCheckForm()));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useAction();
   // Agent names for the datalist; a user who may see none simply types the name.
   const agents = useApi(() => api.GET('/node/api/agents').then(data), []);
   const set: SetField = (key, value) => setF((prev) => ({ ...prev, [key]: value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await save.run(async () => {
       const value = checkFromForm(f, check?.definition);
       if (check) {
         const body = { value, ...(f.name !== check.name ? { name: f.name } : {}) };
@@ -40,11 +38,7 @@ export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check
         await api.POST('/node/api/objects/{id}/props', { params: { path: { id } }, body: { name: f.name, type_id: 8, value } });
       }
       onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -86,9 +80,9 @@ export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check
           </label>
         </div>
         {f.type === 'snmp' ? <SnmpFields f={f} set={set} /> : <CheckTypeFields f={f} set={set} />}
-        <ErrorBanner error={error} />
+        <ErrorBanner error={save.error} />
         <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={save.busy}>
             {check ? 'Save check' : 'Add check'}
           </button>
           <button type="button" onClick={onClose}>

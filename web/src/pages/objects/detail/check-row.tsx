@@ -1,8 +1,8 @@
 // One check with its latest result; edit, enable/disable (PATCH the property) and delete.
-import { useState } from 'react';
 import { api } from '../../../api/client';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
+import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
 import type { Check } from './types';
 
@@ -16,16 +16,10 @@ function ms(n: number): string {
 }
 
 export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; onEdit: () => void; onChanged: () => void }) {
-  const [error, setError] = useState<unknown>();
+  const action = useAction();
   const path = { id, propId: c.propertyId };
-  const run = async (action: () => Promise<unknown>) => {
-    setError(undefined);
-    try {
-      await action();
-      onChanged();
-    } catch (err) {
-      setError(err);
-    }
+  const run = async (change: () => Promise<unknown>) => {
+    if (await action.run(change)) onChanged();
   };
   const toggle = () => {
     const value = { ...c.definition, enabled: !c.enabled };
@@ -54,7 +48,7 @@ export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; o
       <td data-label="Latency">{typeof latency === 'number' ? `${Math.round(latency * 10) / 10} ms` : '—'}</td>
       <td data-label="Error" className="obj-value">
         {failure ? String(failure) : ''}
-        <ErrorBanner error={error} />
+        <ErrorBanner error={action.error} />
       </td>
       <td data-label="Last run">{c.lastResult?.timestamp ? formatTime(c.lastResult.timestamp) : c.agent ? 'by agent' : '—'}</td>
       <td className="obj-actions">

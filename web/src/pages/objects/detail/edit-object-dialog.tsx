@@ -4,14 +4,14 @@ import { api } from '../../../api/client';
 import { Dialog } from '../../../components/dialog';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
+import { useAction } from '../../../components/use-action';
 import type { ObjectRecord, Tag } from './types';
 
 export function EditObjectDialog({ object, tags, onClose, onSaved }: { object: ObjectRecord; tags: Tag[]; onClose: () => void; onSaved: () => void }) {
   const [name, setName] = useState(object.name ?? '');
   const [chosen, setChosen] = useState(() => new Set(object.tags ?? []));
   const [filter, setFilter] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
 
   const toggle = (id: string) => {
     const next = new Set(chosen);
@@ -22,16 +22,10 @@ export function EditObjectDialog({ object, tags, onClose, onSaved }: { object: O
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await action.run(async () => {
       await api.PATCH('/node/api/objects/{id}', { params: { path: { id: object.id } }, body: { name, tags: [...chosen] } });
       onSaved();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   // A long tag catalogue gets a filter so the checkboxes stay scannable.
@@ -58,9 +52,9 @@ export function EditObjectDialog({ object, tags, onClose, onSaved }: { object: O
             ))}
           </div>
         </fieldset>
-        <ErrorBanner error={error} />
+        <ErrorBanner error={action.error} />
         <div className="row">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={action.busy}>
             Save
           </button>
           <button type="button" onClick={onClose}>

@@ -6,6 +6,7 @@ import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
+import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
 
 export type DocKind = 'state-conditions' | 'incident-conditions' | 'state-triggers';
@@ -21,26 +22,18 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
   const path = PATHS[kind];
   const doc = useApi(() => api.GET(path, { params: { path: { id } } }).then(data), [id, path]);
   const [textValue, setText] = useState('');
-  const [error, setError] = useState<unknown>();
+  const action = useAction();
   const [saved, setSaved] = useState('');
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (doc.data) setText(JSON.stringify(doc.data, null, 2));
   }, [doc.data]);
 
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setError(undefined);
+  const run = async (change: () => Promise<unknown>, done: string) => {
     setSaved('');
-    try {
-      await action();
+    if (await action.run(change)) {
       setSaved(done);
       doc.reload();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
     }
   };
   const save = (e: FormEvent) => {
@@ -51,7 +44,7 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
       if (!Array.isArray(parsed)) throw new Error('the document must be a JSON array');
       body = parsed;
     } catch (err) {
-      setError(new Error(`Not valid JSON: ${(err as Error).message}`));
+      action.fail(new Error(`Not valid JSON: ${(err as Error).message}`));
       return;
     }
     void run(() => api.PUT(path, { params: { path: { id } }, body }), 'Saved.');
@@ -73,17 +66,17 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
       <Field label={`${title} (JSON)`}>
         <textarea rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))} spellCheck={false} value={textValue} onChange={(e) => setText(e.target.value)} disabled={doc.data === undefined && doc.loading} />
       </Field>
-      <ErrorBanner error={error ?? doc.error} />
+      <ErrorBanner error={action.error ?? doc.error} />
       {saved ? (
         <p className="muted" role="status">
           {saved}
         </p>
       ) : null}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={action.busy}>
           Save {title.toLowerCase()}
         </button>
-        <ConfirmButton label="Delete" subject={title.toLowerCase()} onConfirm={remove} disabled={busy} />
+        <ConfirmButton label="Delete" subject={title.toLowerCase()} onConfirm={remove} disabled={action.busy} />
       </div>
     </form>
   );

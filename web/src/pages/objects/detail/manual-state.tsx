@@ -6,25 +6,19 @@ import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { StateBadge, useStates } from '../../../components/states';
+import { useAction } from '../../../components/use-action';
 
 export function ManualState({ id, tick, onChanged }: { id: string; tick: number; onChanged: () => void }) {
   const states = [...useStates().values()];
   const current = useApi(() => api.GET('/node/api/objects/{id}/state', { params: { path: { id } } }).then(data), [id, tick]);
   const [choice, setChoice] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
+  const busy = action.busy;
 
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
+  const run = async (change: () => Promise<unknown>) => {
+    if (await action.run(change)) {
       current.reload();
       onChanged();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
     }
   };
   const set = (e: FormEvent) => {
@@ -38,7 +32,7 @@ export function ManualState({ id, tick, onChanged }: { id: string; tick: number;
   return (
     <section className="panel" aria-labelledby="obj-manual-state">
       <h2 id="obj-manual-state">Manual state</h2>
-      <ErrorBanner error={error ?? current.error} />
+      <ErrorBanner error={action.error ?? current.error} />
       <p>
         {manual === null ? (
           <span className="muted">None: the conditions decide the state.</span>

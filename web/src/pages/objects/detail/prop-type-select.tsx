@@ -1,6 +1,6 @@
 // The type of a property: the known ids, or "Custom" with a number of 101 and up.
 import { Field } from '../../../components/field';
-import { PROP_TYPES } from './prop-types';
+import { PROP_TYPES } from '../../../components/prop-types';
 
 export function PropTypeSelect({ value, onChange, label = 'Type' }: { value: number; onChange: (id: number) => void; label?: string }) {
   const custom = value >= 101;

@@ -3,23 +3,24 @@ import { useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
+import { Pager } from '../../../components/pager';
+import { pageOf } from '../../../components/paging';
 import { AddPropertyForm } from './add-property-form';
-import { Pager } from './pager';
 import { PropertyRow } from './property-row';
 
 const LIMIT = 50;
 
 export function PropertiesTab({ id }: { id: string }) {
   const { data: props, error, loading, reload } = useApi(() => api.GET('/node/api/objects/{id}/props', { params: { path: { id } } }).then(data), [id]);
-  const [skip, setSkip] = useState(0);
-  const page = (props ?? []).slice(skip, skip + LIMIT);
+  const [pageNo, setPage] = useState(0);
+  const page = pageOf(props ?? [], pageNo, LIMIT);
   return (
     <div>
       <AddPropertyForm id={id} onAdded={reload} />
       <ErrorBanner error={error} />
       {props === undefined && loading ? <p className="loading">Loading…</p> : null}
       {props && props.length === 0 ? <p className="muted">No properties.</p> : null}
-      {page.length > 0 ? (
+      {page.rows.length > 0 ? (
         <div className="table-wrap">
           <table aria-label="Properties" className="obj-cards">
             <thead>
@@ -32,14 +33,14 @@ export function PropertiesTab({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {page.map((p) => (
+              {page.rows.map((p) => (
                 <PropertyRow key={`${p.id}-${p.updated}`} id={id} p={p} onChanged={reload} />
               ))}
             </tbody>
           </table>
         </div>
       ) : null}
-      <Pager label="Properties" skip={skip} limit={LIMIT} count={page.length} onSkip={setSkip} />
+      <Pager label="Properties pages" page={page.page} hasNext={page.hasNext} onPage={setPage} shown={page.rows.length} size={LIMIT} />
     </div>
   );
 }

@@ -4,8 +4,9 @@ import { api } from '../../../api/client';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { formatTime } from '../../../components/format';
+import { propTypeName } from '../../../components/prop-types';
+import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
-import { propTypeName } from './prop-types';
 import { PropTypeSelect } from './prop-type-select';
 import type { Property } from './types';
 
@@ -26,17 +27,13 @@ export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onC
   const [name, setName] = useState(p.name);
   const [value, setValue] = useState(p.value);
   const [typeId, setTypeId] = useState(p.type_id);
-  const [error, setError] = useState<unknown>();
+  const action = useAction();
   const path = { id, propId: p.id };
 
-  const run = async (action: () => Promise<unknown>) => {
-    setError(undefined);
-    try {
-      await action();
+  const run = async (change: () => Promise<unknown>) => {
+    if (await action.run(change)) {
       setEditing(false);
       onChanged();
-    } catch (err) {
-      setError(err);
     }
   };
   const save = (e: FormEvent) => {
@@ -69,21 +66,21 @@ export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onC
               </Field>
             </div>
             <PropTypeSelect value={typeId} onChange={setTypeId} />
-            <button type="submit" className="primary">
+            <button type="submit" className="primary" disabled={action.busy}>
               Save
             </button>
             <button type="button" onClick={() => setEditing(false)}>
               Cancel
             </button>
           </form>
-          <ErrorBanner error={error} />
+          <ErrorBanner error={action.error} />
         </td>
       ) : (
         <>
           <td data-label="Name">{p.name}</td>
           <td data-label="Value">
             <Value p={p} />
-            <ErrorBanner error={error} />
+            <ErrorBanner error={action.error} />
           </td>
           <td data-label="Type">{propTypeName(p.type_id)}</td>
           <td data-label="Updated" className="muted">{formatTime(p.updated)}</td>

@@ -1,45 +1,41 @@
 // The object's state changes, newest first, paged through the API, optionally within a range.
-import { useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { api, data } from '../../../api/client';
-import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { formatTime } from '../../../components/format';
+import { Pager } from '../../../components/pager';
+import { usePagedApi } from '../../../components/paging';
 import { StateBadge } from '../../../components/states';
-import { Pager } from './pager';
+import { fromLocalInput } from '../../../components/time-input';
 import { reasonText } from './state-reason';
-import { fromLocalInput } from './time-input';
 
 const LIMIT = 20;
 
 export function StateHistory({ id, tick }: { id: string; tick: number }) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [skip, setSkip] = useState(0);
-  const query = { from: fromLocalInput(from), to: fromLocalInput(to), limit: LIMIT, skip };
-  const { data: rows, error, loading } = useApi(
-    () => api.GET('/node/api/objects/{id}/state-history', { params: { path: { id }, query } }).then(data),
-    [id, tick, from, to, skip],
+  // A new range starts at its first page; a live state change (tick) reloads the page shown.
+  const list = usePagedApi(
+    (page) => api.GET('/node/api/objects/{id}/state-history', { params: { path: { id }, query: { from: fromLocalInput(from), to: fromLocalInput(to), ...page } } }).then(data),
+    { deps: [tick], resetOn: [id, from, to], size: LIMIT },
   );
-  const range = (set: (v: string) => void) => (e: ChangeEvent<HTMLInputElement>) => {
-    set(e.target.value);
-    setSkip(0);
-  };
+  const { rows, error, loading } = list;
   return (
     <section className="panel" aria-labelledby="obj-state-history">
       <h2 id="obj-state-history">State history</h2>
       <div className="row">
         <Field label="History from">
-          <input type="datetime-local" step={1} value={from} onChange={range(setFrom)} />
+          <input type="datetime-local" step={1} value={from} onChange={(e) => setFrom(e.target.value)} />
         </Field>
         <Field label="History to">
-          <input type="datetime-local" step={1} value={to} onChange={range(setTo)} />
+          <input type="datetime-local" step={1} value={to} onChange={(e) => setTo(e.target.value)} />
         </Field>
       </div>
       <ErrorBanner error={error} />
-      {rows === undefined && loading ? <p className="loading">Loading…</p> : null}
-      {rows && rows.length === 0 ? <p className="muted">No state changes{from || to ? ' in this range' : ''}.</p> : null}
-      {rows && rows.length > 0 ? (
+      {list.data === undefined && loading ? <p className="loading">Loading…</p> : null}
+      {list.data && rows.length === 0 ? <p className="muted">No state changes{from || to ? ' in this range' : ''}.</p> : null}
+      {rows.length > 0 ? (
         <div className="table-wrap">
           <table aria-label="State history">
             <thead>
@@ -67,7 +63,7 @@ export function StateHistory({ id, tick }: { id: string; tick: number }) {
           </table>
         </div>
       ) : null}
-      <Pager label="State history" skip={skip} limit={LIMIT} count={rows?.length ?? 0} onSkip={setSkip} />
+      <Pager label="State history pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} shown={rows.length} size={LIMIT} />
     </section>
   );
 }

@@ -7,6 +7,8 @@ import { Link, useLocation } from 'wouter';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
+import { Pager } from '../../../components/pager';
+import { pageQuery, splitPage } from '../../../components/paging';
 import { useStates } from '../../../components/states';
 import type { LiveStates } from '../tree/use-live-states';
 import type { Selection } from '../tree/types';
@@ -25,24 +27,25 @@ interface Props {
 }
 
 export function ObjectMap({ parent, live, revision }: Props) {
-  const [skip, setSkip] = useState(0);
+  const [page, setPage] = useState(0);
   const [forParent, setForParent] = useState(parent.id);
   if (forParent !== parent.id) {
+    // Another parent starts at its first page.
     setForParent(parent.id);
-    setSkip(0);
+    setPage(0);
   }
   const states = useStates();
   const [, navigate] = useLocation();
   const { data: found, error, loading } = useApi(async () => {
     const path = { id: parent.id };
     const [nodes, links] = await Promise.all([
-      api.GET('/node/api/objects/{id}/children', { params: { path, query: { skip, limit: PAGE + 1, fields: 'name,state_id' } } }).then(data),
+      api.GET('/node/api/objects/{id}/children', { params: { path, query: { ...pageQuery(page, PAGE), fields: 'name,state_id' } } }).then(data),
       api.GET('/node/api/objects/{id}/children/links', { params: { path, query: { limit: LINK_LIMIT, fields: 'name,source,target,source_name,target_name,state_id' } } }).then(data),
     ]);
     return { nodes, links };
-  }, [parent.id, skip, revision]);
+  }, [parent.id, page, revision]);
 
-  const nodes = found?.nodes.slice(0, PAGE) ?? [];
+  const { rows: nodes, hasNext } = splitPage(found?.nodes, PAGE);
   const place = layout(nodes.length);
   const index = new Map(nodes.map((n, i) => [n.id, i]));
   const links = (found?.links ?? []).filter((l) => index.has(l.source ?? '') && index.has(l.target ?? ''));
@@ -99,19 +102,7 @@ export function ObjectMap({ parent, live, revision }: Props) {
           </svg>
         </div>
       ) : null}
-      {skip > 0 || (found?.nodes.length ?? 0) > PAGE ? (
-        <div className="row obj-pager">
-          <button type="button" disabled={skip === 0 || loading} onClick={() => setSkip(Math.max(0, skip - PAGE))}>
-            Previous
-          </button>
-          <span className="muted">
-            {skip + 1}–{skip + nodes.length}
-          </span>
-          <button type="button" disabled={(found?.nodes.length ?? 0) <= PAGE || loading} onClick={() => setSkip(skip + PAGE)}>
-            Next
-          </button>
-        </div>
-      ) : null}
+      <Pager label="Map pages" page={page} hasNext={hasNext} onPage={setPage} shown={nodes.length} size={PAGE} busy={loading} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { api, data } from '../../../api/client';
 import { Dialog } from '../../../components/dialog';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
+import { useAction } from '../../../components/use-action';
 import type { ObjectRecord, Selection } from './types';
 
 interface Props {
@@ -24,21 +25,11 @@ export function CreateObjectDialog({ open, parent, onClose, onCreated }: Props) 
 
 function CreateForm({ parent, onClose, onCreated }: Omit<Props, 'open'>) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const create = useAction();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = data(await api.POST('/node/api/objects', { body: { name: name.trim(), parent_id: [parent.id] } }));
-      onCreated(created);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    await create.run(async () => onCreated(data(await api.POST('/node/api/objects', { body: { name: name.trim(), parent_id: [parent.id] } }))));
   };
 
   return (
@@ -49,13 +40,13 @@ function CreateForm({ parent, onClose, onCreated }: Omit<Props, 'open'>) {
       <p className="muted">
         Parent: <strong>{parent.name}</strong> (id {parent.id})
       </p>
-      <ErrorBanner error={error} />
+      <ErrorBanner error={create.error} />
       <div className="row">
         <span className="spacer" />
         <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+        <button type="submit" className="primary" disabled={create.busy || name.trim() === ''}>
           Create
         </button>
       </div>

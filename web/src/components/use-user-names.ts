@@ -1,9 +1,10 @@
-// Logins for the user ids incidents carry (acknowledgedBy, comment authors). Only a user with
-// manage-users may read other users (GET /users/{id}); everyone else sees their own login and
-// the others' ids. Answers are cached for the session so a page of rows asks once per user.
+// Logins for the user ids records carry (an incident's acknowledgedBy, a comment's author, an
+// agent's owner), so no list needs the whole users table. Only a user with manage-users may read
+// other users (GET /users/{id}); everyone else sees their own login and the others' ids. Answers
+// are cached for the session so a page of rows asks once per user.
 import { useEffect, useState } from 'react';
-import { api, data } from '../../api/client';
-import { useSession } from '../../auth/session';
+import { api, data } from '../api/client';
+import { useSession } from '../auth/session';
 
 const cache = new Map<string, Promise<string>>();
 

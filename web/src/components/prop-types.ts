@@ -1,5 +1,5 @@
-// Property type ids (API: 1 info, 2 read-only, 3 read-write, 6 external link, 7 document,
-// 8 service, 101+ user-defined).
+// Property type ids as the API knows them (1 info, 2 read-only, 3 read-write, 6 external link,
+// 7 document, 8 service, 101+ user-defined), named for the object page and the bulk editor.
 export const PROP_TYPES: Array<{ id: number; name: string }> = [
   { id: 1, name: 'Info' },
   { id: 2, name: 'Read-only' },
