@@ -41,7 +41,7 @@ import { registerWebUi } from './http/web-ui.js';
 import { reportsRoutes } from './modules/reports/routes.js';
 
 export interface AppDeps {
-  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server'>;
+  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl'>;
   logger: Logger;
   version: string;
   readiness: Readiness;
@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps) {
       reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
       probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });
       agentRoutes(api, { agents: deps.agents, access: deps.catalog.access });
-      uiSettingsRoutes(api, { webAuthToken: deps.config.web.authTokenEnabled, tokenSignIn: deps.config.server.user.auth_token_enabled, version: deps.version });
+      uiSettingsRoutes(api, { webAuthToken: deps.config.web.authTokenEnabled, tokenSignIn: deps.config.server.user.auth_token_enabled, version: deps.version, baseUrl: deps.config.baseUrl });
     },
     { prefix: API_PREFIX },
   );

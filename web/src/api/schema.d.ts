@@ -7723,6 +7723,10 @@ export interface paths {
                             /** @description the UI shows the {base_url}/?auth-token=<API_TOKEN> link: web.authTokenEnabled and token sign-in (server.user.auth_token_enabled) both on */
                             authTokenEnabled: boolean;
                             version: string;
+                            /** @description the configured public URL (BASE_URL) for links; null: the UI uses the address it was opened at */
+                            baseUrl: string | null;
+                            /** @description API-token sign-in is on (server.user.auth_token_enabled) */
+                            tokenSignIn: boolean;
                             /** @description every right a user can be given, in the order of the API documents */
                             rights: string[];
                         };

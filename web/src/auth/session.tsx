@@ -31,7 +31,7 @@ const SessionContext = createContext<Session | undefined>(undefined);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<CurrentUser | undefined>();
   const [checking, setChecking] = useState(true);
-  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '', rights: [] });
+  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '', baseUrl: null, tokenSignIn: false, rights: [] });
 
   const refresh = useCallback(async () => {
     try {
@@ -80,6 +80,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async signOut() {
       try {
         await api.DELETE('/node/api/users/session');
+      } catch {
+        // The session had ended already: signed out either way.
       } finally {
         setUser(undefined);
       }

@@ -2,7 +2,8 @@
 import { ApiError } from '../api/client';
 
 export function errorText(error: unknown): string {
-  if (error instanceof ApiError) return `${error.code}: ${error.message}`;
+  // Some server messages already start with their code ("Forbidden: ..."): not twice.
+  if (error instanceof ApiError) return error.message.startsWith(`${error.code}:`) ? error.message : `${error.code}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
 }
