@@ -1,6 +1,7 @@
 // The administration pages in the browser: users (rights, object access picked by searching,
 // block / unblock, token, delete), incident levels (colour checked before sending), tags,
-// classes and states, remote agents; and creating a user on a narrow screen.
+// classes and states, remote agents; a user's audit log and the user filter; and creating a user
+// and filtering users on a narrow screen.
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -194,6 +195,79 @@ describe('administration', () => {
   });
 });
 
+describe('users: audit log and filter', () => {
+  const ui = useUi();
+
+  uiTest("a user's audit log shows the changes they made in the UI, with before and after", ui, async ({ page, server }) => {
+    await post(server, '/tags', { name: 'audit-old' });
+    const target = await post(server, '/users', { login: 'audited', password: 'audited-pass-1', permissions: ['read-security-log'] });
+    // A permissions change made in the UI (the server keeps user changes out of the audit log,
+    // which records configuration: objects, links, properties, tags, classes, states, settings).
+    await visit(page, server, '/admin/users', 'Users');
+    await page.getByRole('button', { name: 'Edit audited' }).click();
+    const edit = page.getByRole('form', { name: 'Edit user' });
+    await edit.getByRole('checkbox', { name: 'manage-objects', exact: true }).check();
+    await edit.getByRole('button', { name: 'Save user' }).click();
+    await edit.waitFor({ state: 'detached' });
+    assert.deepEqual([...(await get(server, `/users/${target.id}`)).permissions].sort(), ['manage-objects', 'read-security-log']);
+    // A configuration change made in the UI, which the audit log records under its maker.
+    await visit(page, server, '/admin/catalog', 'Tags, classes, states');
+    await page.getByRole('button', { name: 'Rename tag audit-old' }).click();
+    await page.getByLabel('New name for tag audit-old').fill('audit-new');
+    await page.getByRole('button', { name: 'Save tag' }).click();
+    await page.getByRole('cell', { name: 'audit-new', exact: true }).waitFor();
+
+    const admin = await userByLogin(server, 'admin');
+    const records = (await get(server, `/users/${admin!.id}/audit-log`)) as Array<{ id: string; action: string; resource: string; before: any; after: any }>;
+    const rename = records.find((r) => r.resource === 'tag' && r.action === 'update');
+    assert.ok(rename, 'the API holds the rename');
+    assert.equal(rename.before.name, 'audit-old');
+
+    await open(page, 'Users');
+    await page.getByRole('button', { name: 'Audit log of admin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Audit log of admin' });
+    const row = dialog.getByRole('row').filter({ has: page.getByLabel(`Before change ${rename.id}`) });
+    await row.waitFor();
+    assert.match(await row.innerText(), /admin\s+update\s+tag/, 'the actor, action and resource are named');
+    assert.match(await row.getByLabel(`Before change ${rename.id}`).innerText(), /"name": "audit-old"/);
+    assert.match(await row.getByLabel(`After change ${rename.id}`).innerText(), /"name": "audit-new"/);
+    assert.match(await row.getByRole('cell').first().innerText(), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Someone who changed no configuration has an empty log, said so.
+    await page.getByRole('button', { name: 'Audit log of audited' }).click();
+    await page.getByRole('dialog', { name: 'Audit log of audited' }).getByText('No configuration changes by audited').waitFor();
+    await page.getByRole('dialog', { name: 'Audit log of audited' }).getByRole('button', { name: 'Close' }).click();
+  });
+
+  uiTest('the filter finds a user by login (past the first page) and by e-mail, through POST /users/search', ui, async ({ page, server }) => {
+    // More users than a page holds, the one sought created last so the unfiltered list pages it away.
+    for (let i = 0; i < 26; i++) await post(server, '/users', { login: `filler-${i}`, password: 'filler-pass-1' });
+    await post(server, '/users', { login: 'Zed.Ops', password: 'zed-pass-123', email: 'zed@ops.example' });
+    await visit(page, server, '/admin/users', 'Users');
+    await page.getByRole('cell', { name: 'filler-0', exact: true }).waitFor();
+    assert.equal(await page.getByRole('cell', { name: 'Zed.Ops', exact: true }).count(), 0, 'not on the first page');
+
+    const box = page.getByRole('searchbox', { name: 'Filter users' });
+    await box.fill('zed.o');
+    await page.getByRole('cell', { name: 'Zed.Ops', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'filler-0', exact: true }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('table', { name: 'Users' }).getByRole('row').count(), 2, 'header and the one match');
+    const api = await call(server, 'POST', '/users/search', { headers: adminAuth, body: { login: { $regex: 'zed\\.o', $options: 'i' } } });
+    assert.deepEqual(api.body.map((u: { login: string }) => u.login), ['Zed.Ops']);
+
+    await box.fill('ops.example');
+    await page.getByRole('cell', { name: 'zed@ops.example', exact: true }).waitFor();
+    // The text is literal: a dot matches a dot only.
+    await box.fill('filler.1');
+    await page.getByText('No user matches “filler.1”.').waitFor();
+    await box.fill('filler-1');
+    await page.getByRole('cell', { name: 'filler-1', exact: true }).waitFor();
+    assert.equal(await page.getByRole('cell', { name: 'filler-10', exact: true }).count(), 1, 'filler-1x match too');
+    await box.fill('');
+    await page.getByRole('cell', { name: 'filler-0', exact: true }).waitFor();
+  });
+});
+
 describe('administration on a narrow screen', () => {
   // Signed in wide and then narrowed: the shared signIn waits for the navigation to be visible,
   // and on a phone it is folded behind the menu button.
@@ -212,5 +286,9 @@ describe('administration on a narrow screen', () => {
     const created = await userByLogin(server, 'phone-user');
     assert.ok(created);
     assert.deepEqual((await get(server, `/users/${created.id}`)).permissions, ['view-section-monitoring']);
+    await page.getByRole('searchbox', { name: 'Filter users' }).fill('phone');
+    await page.getByRole('cell', { name: 'admin', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Audit log of phone-user' }).click();
+    await page.getByRole('dialog', { name: 'Audit log of phone-user' }).getByText('No configuration changes by phone-user').waitFor();
   });
 });

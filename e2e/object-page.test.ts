@@ -46,6 +46,39 @@ describe('object page', () => {
     assert.deepEqual(got.body.tags, [core.id]);
   });
 
+  uiTest('adds a second parent (a cycle is refused with the 400); both paths show; the class is shown', ui, async (cur) => {
+    const cls = await admin.created('/classes', { name: 'router-class' });
+    const siteA = await admin.mkObject({ name: 'site-a', parent_id: '1' });
+    const siteB = await admin.mkObject({ name: 'site-b', parent_id: '1' });
+    const obj = await admin.mkObject({ name: 'core-sw', parent_id: siteA.id, class_id: cls.id });
+    await admin.mkObject({ name: 'core-sw-card', parent_id: obj.id });
+    const page = await open(cur, obj.id);
+    await page.getByRole('button', { name: 'Edit name and tags' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit object' });
+    await dialog.getByText('Class: router-class').waitFor();
+    // A child of the object as its parent would be a cycle: the server's 400 is shown.
+    await dialog.getByLabel('Add a parent', { exact: true }).fill('core-sw-card');
+    await dialog.getByRole('button', { name: /^Choose core-sw-card/ }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('alert').waitFor();
+    assert.match(await dialog.getByRole('alert').innerText(), /^BadRequest: /);
+    assert.deepEqual((await admin.asAdmin('GET', `/objects/${obj.id}`)).body.parent_id, [siteA.id]);
+
+    await dialog.getByRole('button', { name: 'Remove parent core-sw-card' }).click();
+    await dialog.getByLabel('Add a parent', { exact: true }).fill('site-b');
+    await dialog.getByRole('button', { name: /^Choose site-b/ }).click();
+    await dialog.getByRole('list', { name: 'Parents' }).getByText('site-a').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const got = (await admin.asAdmin('GET', `/objects/${obj.id}`)).body;
+    assert.equal(got.class_id, cls.id);
+    assert.deepEqual(got.parent_id, [siteA.id, siteB.id]);
+    const paths = page.getByRole('list', { name: 'Paths' });
+    await paths.getByRole('link', { name: 'site-b' }).waitFor();
+    assert.equal(await paths.getByRole('listitem').count(), 2);
+    await page.getByText('Class: router-class').waitFor();
+  });
+
   uiTest('adds, edits and deletes a property', ui, async (cur) => {
     const obj = await admin.mkObject({ name: 'props-host', parent_id: '1' });
     const page = await open(cur, obj.id);

@@ -46,6 +46,19 @@ describe('objects page', () => {
     assert.deepEqual(found[0].parent_id, [parent.id]);
   });
 
+  uiTest('"New object" sets the class chosen among GET /classes', ui, async ({ page, server }) => {
+    const cls = await apiCall(server, 'POST', '/classes', { name: 'printer-class' });
+    await openObjects(page, server);
+    await page.getByRole('button', { name: 'New object' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New object' });
+    await dialog.getByLabel('Name').fill('printer-7');
+    await dialog.getByLabel('Class').selectOption({ label: 'printer-class' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const [found] = await apiCall(server, 'POST', '/objects/search', { search: { name: 'printer-7' }, options: { fields: ['class_id'] } });
+    assert.equal(found.class_id, cls.id);
+  });
+
   uiTest('an object with two parents shows under both; arrow keys move and expand', ui, async ({ page, server }) => {
     const a = await createObject(server, 'Parent A');
     const b = await createObject(server, 'Parent B');
@@ -104,13 +117,14 @@ describe('objects page', () => {
     await page.getByRole('button', { name: 'Map', exact: true }).click();
     const map = page.getByRole('group', { name: 'Map of the children of Map Site' });
     await map.waitFor();
-    assert.equal(await map.getByRole('link').count(), 3);
+    assert.equal(await map.getByRole('link', { name: /^Node / }).count(), 3);
     const fill = (name: string) => map.getByRole('link', { name: new RegExp(`^${name}:`) }).locator('circle').getAttribute('fill');
     assert.equal(await fill('Node One'), colours.get(1)!.color);
     assert.equal(await fill('Node Two'), colours.get(8)!.color);
     await map.getByRole('link', { name: `Node Two: ${colours.get(8)!.name}` }).waitFor();
-    const line = map.getByRole('img', { name: /^Link uplink Node One — Node Two/ });
-    assert.equal(await line.getAttribute('stroke'), colours.get(5)!.color);
+    const line = map.getByRole('link', { name: /^Link uplink Node One — Node Two/ });
+    assert.equal(await line.locator('line.obj-map-line').getAttribute('stroke'), colours.get(5)!.color);
+    assert.equal(await line.getAttribute('href'), `/links/${link.id}`);
     await map.getByRole('link', { name: /^Node Three:/ }).click();
     await page.waitForURL(/\/objects\/\d+$/);
     assert.ok(page.url().endsWith(`/objects/${(await apiCall(server, 'POST', '/objects/search', { search: { name: 'Node Three' } }))[0].id}`));
@@ -153,6 +167,26 @@ describe('objects page', () => {
     assert.equal(orphans.length, 0);
   });
 
+  uiTest('"Show children" maps the children of a node; the breadcrumb leads back up', ui, async ({ page, server }) => {
+    const top = await createObject(server, 'Drill Top');
+    const mid = await createObject(server, 'Drill Mid', [top.id]);
+    await createObject(server, 'Drill Leaf', [mid.id]);
+    await openObjects(page, server, '?view=map');
+    await page.getByLabel('Search objects by name').fill('Drill Top');
+    await page.getByRole('button', { name: 'Select Drill Top' }).click();
+    await page.getByLabel('Search objects by name').fill('');
+    const map = (name: string) => page.getByRole('group', { name: `Map of the children of ${name}` });
+    await map('Drill Top').waitFor();
+    // By keyboard: the button is focusable and Enter presses it.
+    await map('Drill Top').getByRole('button', { name: 'Show children of Drill Mid' }).focus();
+    await page.keyboard.press('Enter');
+    await map('Drill Mid').getByRole('link', { name: /^Drill Leaf:/ }).waitFor();
+    const trail = page.getByRole('navigation', { name: 'Map path' });
+    await trail.getByRole('button', { name: 'Drill Top' }).click();
+    await map('Drill Top').getByRole('link', { name: /^Drill Mid:/ }).waitFor();
+    assert.equal(await trail.count(), 0);
+  });
+
   uiTest('a parent of 2,000 objects renders a few dozen rows; scrolling reaches the last', ui, async ({ page, server }) => {
     const big = await createObject(server, 'Big Parent');
     // Through a session, not Basic auth: no password hash per request keeps this to a few seconds.
@@ -179,6 +213,25 @@ describe('objects page', () => {
     assert.ok(await row(page, last.name).isVisible());
     assert.ok((await domRows()) < 60, `rendered ${await domRows()} rows`);
     assert.equal(await page.getByRole('treeitem', { name: 'More children of Big Parent' }).count(), 0);
+  });
+
+  uiTest('End lands on "Load more" in the 2,000-child parent; when the page arrives the focus stays in the tree', ui, async ({ page, server }) => {
+    await openObjects(page, server);
+    await page.getByRole('button', { name: 'Children of Big Parent' }).click();
+    await page.getByRole('treeitem', { name: /^item-/ }).first().waitFor();
+    await row(page, 'Big Parent').click();
+    await page.keyboard.press('End');
+    // The next page (item-0501 on) replaces the status row that had the focus.
+    await row(page, 'item-0501').waitFor();
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement;
+      return { inTree: !!el?.closest('[role=tree]'), role: el?.getAttribute('role'), name: el?.getAttribute('aria-label') };
+    });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'item-0501');
+    assert.deepEqual(await focused(), { inTree: true, role: 'treeitem', name: 'item-0501' });
+    // The keys go on working from there.
+    await page.keyboard.press('ArrowDown');
+    assert.equal((await focused()).name, 'item-0502');
   });
 });
 

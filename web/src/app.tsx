@@ -9,6 +9,7 @@ import { StatesProvider } from './components/states';
 
 const ObjectsPage = lazy(() => import('./pages/objects/objects-page'));
 const ObjectPage = lazy(() => import('./pages/objects/object-page'));
+const LinkPage = lazy(() => import('./pages/objects/link-page'));
 const IncidentsPage = lazy(() => import('./pages/incidents/incidents-page'));
 const IncidentHistoryPage = lazy(() => import('./pages/incidents/incident-history-page'));
 const EventLogPage = lazy(() => import('./pages/logs/event-log-page'));
@@ -19,6 +20,8 @@ const UsersPage = lazy(() => import('./pages/admin/users-page'));
 const LevelsPage = lazy(() => import('./pages/admin/levels-page'));
 const CatalogAdminPage = lazy(() => import('./pages/admin/catalog-admin-page'));
 const AgentsPage = lazy(() => import('./pages/admin/agents-page'));
+const OperationsPage = lazy(() => import('./pages/operations/operations-page'));
+const TriggerRunsPage = lazy(() => import('./pages/operations/trigger-runs-page'));
 
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/objects', label: 'Objects' },
@@ -32,7 +35,22 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/admin/levels', label: 'Incident levels' },
   { href: '/admin/catalog', label: 'Tags, classes, states' },
   { href: '/admin/agents', label: 'Remote agents' },
+  { href: '/admin/operations', label: 'Operations' },
+  { href: '/admin/trigger-runs', label: 'Trigger runs' },
 ];
+
+/**
+ * Entries whose page would only answer 403 without a right (the `config: { right }` of its GET
+ * routes, or of its one action), hidden from those who lack it. Pages whose lists anyone may
+ * read (incident levels, tags/classes/states, agents) stay, read-only for them.
+ */
+const NAV_RIGHT: Record<string, string> = {
+  '/security-log': 'read-security-log',
+  '/bulk': 'run-bulks',
+  '/admin/users': 'manage-users',
+  '/admin/operations': 'manage-configuration',
+  '/admin/trigger-runs': 'manage-configuration',
+};
 
 export function App() {
   const session = useSession();
@@ -52,7 +70,7 @@ export function App() {
           <button type="button" onClick={() => void session.signOut()}>Sign out</button>
         </header>
         <nav aria-label="Main" onClick={() => setMenu(false)}>
-          {NAV.map((n) => (
+          {NAV.filter((n) => !NAV_RIGHT[n.href] || session.can(NAV_RIGHT[n.href]!)).map((n) => (
             <Link key={n.href} href={n.href} className={location === n.href ? 'active' : ''} aria-current={location === n.href ? 'page' : undefined}>
               {n.label}
             </Link>
@@ -63,6 +81,7 @@ export function App() {
             <Switch>
               <Route path="/objects"><ObjectsPage /></Route>
               <Route path="/objects/:id">{(p) => <ObjectPage id={p.id} />}</Route>
+              <Route path="/links/:id">{(p) => <LinkPage id={p.id} />}</Route>
               <Route path="/incidents"><IncidentsPage /></Route>
               <Route path="/incidents/history"><IncidentHistoryPage /></Route>
               <Route path="/event-log"><EventLogPage /></Route>
@@ -73,6 +92,8 @@ export function App() {
               <Route path="/admin/levels"><LevelsPage /></Route>
               <Route path="/admin/catalog"><CatalogAdminPage /></Route>
               <Route path="/admin/agents"><AgentsPage /></Route>
+              <Route path="/admin/operations"><OperationsPage /></Route>
+              <Route path="/admin/trigger-runs"><TriggerRunsPage /></Route>
               <Route>
                 <Redirect to="/objects" />
               </Route>

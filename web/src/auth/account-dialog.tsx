@@ -1,6 +1,7 @@
 // The account window: who you are, your password, and your API token with its authorization
 // link {base_url}/?auth-token=<API_TOKEN> (create, copy, revoke). The token is shown once, when
-// made: the server keeps only its hash. The link is hidden when the server turns it off.
+// made: the server keeps only its hash. The link is hidden when the server turns it off, and
+// the whole token part when token sign-in is off (the server then refuses tokens everywhere).
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { Dialog } from '../components/dialog';
@@ -37,7 +38,9 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
     void act();
   };
 
-  const link = token ? `${window.location.origin}/?auth-token=${encodeURIComponent(token)}` : undefined;
+  // The server's configured base URL names it as others reach it (behind a proxy, say).
+  const base = session.settings.baseUrl?.replace(/\/+$/, '') || window.location.origin;
+  const link = token ? `${base}/?auth-token=${encodeURIComponent(token)}` : undefined;
   return (
     <Dialog title="Account" open={open} onClose={onClose}>
       <ErrorBanner error={passwordChange.error ?? tokens.error} />
@@ -53,20 +56,26 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
       </form>
       <section aria-label="API token">
         <h3>API token</h3>
-        <div className="row">
-          <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.create)}>Create token</button>
-          <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.revoke)}>Revoke token</button>
-        </div>
-        {token ? (
-          <Field label="Your API token (shown once)">
-            <input readOnly value={token} onFocus={(e) => e.target.select()} />
-          </Field>
-        ) : null}
-        {link && session.settings.authTokenEnabled ? (
-          <Field label="Authorization link">
-            <input readOnly value={link} onFocus={(e) => e.target.select()} data-testid="auth-link" />
-          </Field>
-        ) : null}
+        {session.settings.tokenSignIn ? (
+          <>
+            <div className="row">
+              <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.create)}>Create token</button>
+              <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.revoke)}>Revoke token</button>
+            </div>
+            {token ? (
+              <Field label="Your API token (shown once)">
+                <input readOnly value={token} onFocus={(e) => e.target.select()} />
+              </Field>
+            ) : null}
+            {link && session.settings.authTokenEnabled ? (
+              <Field label="Authorization link">
+                <input readOnly value={link} onFocus={(e) => e.target.select()} data-testid="auth-link" />
+              </Field>
+            ) : null}
+          </>
+        ) : (
+          <p className="muted">API tokens are switched off on this server (server.user.auth_token_enabled), so it refuses them everywhere: there is none to make.</p>
+        )}
       </section>
     </Dialog>
   );

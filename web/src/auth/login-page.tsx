@@ -1,4 +1,6 @@
-// The sign-in form: login and password, or an API token.
+// The sign-in form: login and password, or an API token when the server allows token sign-in.
+// Above it, what happened before: the error of a refused `/?auth-token=` link, or that the
+// session ended.
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { Field } from '../components/field';
@@ -10,11 +12,15 @@ export function LoginPage() {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
-  const [useToken, setUseToken] = useState(false);
+  const [wantToken, setWantToken] = useState(false);
   const signIn = useAction();
+  const tokenAllowed = session.settings.tokenSignIn;
+  const useToken = wantToken && tokenAllowed;
+  const { notice } = session;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    session.clearNotice();
     await signIn.run(() => (useToken ? session.signInWithToken(token.trim()) : session.signIn(login, password)));
   }
 
@@ -22,7 +28,8 @@ export function LoginPage() {
     <main className="login">
       <form onSubmit={submit} aria-label="Sign in">
         <h1>Vigil</h1>
-        <ErrorBanner error={signIn.error} />
+        <ErrorBanner error={signIn.error ?? (notice?.kind === 'error' ? notice.error : undefined)} />
+        {notice?.kind === 'ended' && !signIn.error ? <p role="status">Your session ended; sign in again.</p> : null}
         {useToken ? (
           <Field label="API token">
             <input value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" required />
@@ -38,9 +45,11 @@ export function LoginPage() {
           </>
         )}
         <button type="submit" disabled={signIn.busy}>Sign in</button>
-        <button type="button" className="link" onClick={() => setUseToken(!useToken)}>
-          {useToken ? 'Sign in with a password' : 'Sign in with an API token'}
-        </button>
+        {tokenAllowed ? (
+          <button type="button" className="link" onClick={() => setWantToken(!useToken)}>
+            {useToken ? 'Sign in with a password' : 'Sign in with an API token'}
+          </button>
+        ) : null}
       </form>
     </main>
   );

@@ -21,3 +21,4 @@ export const STATUS_BLOCKED = 3;
 
 /** A colour as the API takes it. */
 export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
+export type AuditRecord = Json<paths['/node/api/users/{id}/audit-log']['get']['responses'][200]>[number];

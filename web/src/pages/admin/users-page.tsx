@@ -1,20 +1,26 @@
-// Users (route /admin/users): the paged list (GET /users?limit&skip), create and edit (rights,
-// object access), block / unblock (PATCH status 3 / 2), API tokens, delete.
+// Users (route /admin/users): the paged list (GET /users?limit&skip), or with a filter the paged
+// search (POST /users/search over login and e-mail); create and edit (rights, object access),
+// block / unblock (PATCH status 3 / 2), API tokens, the user's audit log, delete.
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
+import { Field } from '../../components/field';
 import { formatTime } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { usePagedApi } from '../../components/paging';
+import { useDebounced } from '../../components/use-debounced';
 import { STATUS_ACTIVE, STATUS_BLOCKED, type User } from './admin-types';
+import { UserAuditDialog } from './user-audit-dialog';
 import { UserDialog } from './user-dialog';
+import { userSearchFilter } from './user-search';
 import { UserTokenDialog } from './user-token-dialog';
 import './admin.css';
+import './users-table.css';
 
 const PAGE = 25;
 
-type Open = { kind: 'create' } | { kind: 'edit' | 'token' | 'delete'; user: User } | undefined;
+type Open = { kind: 'create' } | { kind: 'edit' | 'token' | 'audit' | 'delete'; user: User } | undefined;
 
 function accessText(u: User): string {
   const p = u.objectPermissions;
@@ -26,7 +32,15 @@ function accessText(u: User): string {
 export default function UsersPage() {
   const [open, setOpen] = useState<Open>();
   const [error, setError] = useState<unknown>();
-  const list = usePagedApi(async (query) => data(await api.GET('/node/api/users', { params: { query } })), { size: PAGE });
+  const [text, setText] = useState('');
+  const search = useDebounced(text.trim(), 300);
+  const list = usePagedApi(
+    async (query) =>
+      search
+        ? data(await api.POST('/node/api/users/search', { params: { query }, body: userSearchFilter(search) }))
+        : data(await api.GET('/node/api/users', { params: { query } })),
+    { size: PAGE, resetOn: [search] },
+  );
   const { rows } = list;
 
   async function setStatus(u: User, status: typeof STATUS_ACTIVE | typeof STATUS_BLOCKED) {
@@ -46,12 +60,19 @@ export default function UsersPage() {
         <span className="spacer" />
         <button type="button" className="primary" onClick={() => setOpen({ kind: 'create' })}>New user</button>
       </div>
+      <form className="adm-search" role="search" aria-label="Filter users" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Filter users" hint="part of the login or e-mail">
+          <input type="search" value={text} onChange={(e) => setText(e.target.value)} autoComplete="off" />
+        </Field>
+      </form>
       <ErrorBanner error={error ?? list.error} />
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
-      {list.data && rows.length === 0 ? <p className="muted">No users on this page.</p> : null}
+      {list.data && rows.length === 0 ? <p className="muted">{search ? `No user matches “${search}”.` : 'No users on this page.'}</p> : null}
       {rows.length > 0 ? (
         <div className="table-wrap">
-          <table aria-label="Users">
+          {/* Explicit roles: on a narrow screen the cards (display: block) would otherwise lose the
+              table semantics screen readers and the tests rely on. */}
+          <table aria-label="Users" className="usr-table" role="table">
             <thead>
               <tr>
                 <th>Login</th>
@@ -63,26 +84,27 @@ export default function UsersPage() {
                 <th>Actions</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {rows.map((u) => {
                 const blocked = u.status === STATUS_BLOCKED;
                 return (
-                  <tr key={u.id}>
-                    <td>{u.login}</td>
-                    <td>{u.email || <span className="muted">—</span>}</td>
-                    <td>
+                  <tr key={u.id} role="row">
+                    <td role="cell" data-label="Login">{u.login}</td>
+                    <td role="cell" data-label="Email">{u.email || <span className="muted">—</span>}</td>
+                    <td role="cell" data-label="Status">
                       <span className={`badge ${blocked ? 'adm-status-blocked' : 'adm-status-active'}`}>{blocked ? 'Blocked' : 'Active'}</span>
                     </td>
-                    <td title={u.permissions.join(', ')}>{u.permissions.length}</td>
-                    <td>{accessText(u)}</td>
-                    <td>{u.activeTo === null ? <span className="muted">never expires</span> : formatTime(u.activeTo)}</td>
-                    <td>
+                    <td role="cell" data-label="Rights" title={u.permissions.join(', ')}>{u.permissions.length}</td>
+                    <td role="cell" data-label="Object access">{accessText(u)}</td>
+                    <td role="cell" data-label="Active until">{u.activeTo === null ? <span className="muted">never expires</span> : formatTime(u.activeTo)}</td>
+                    <td role="cell" data-label="Actions">
                       <div className="adm-actions">
                         <button type="button" aria-label={`Edit ${u.login}`} onClick={() => setOpen({ kind: 'edit', user: u })}>Edit</button>
                         <button type="button" aria-label={`${blocked ? 'Unblock' : 'Block'} ${u.login}`} onClick={() => void setStatus(u, blocked ? STATUS_ACTIVE : STATUS_BLOCKED)}>
                           {blocked ? 'Unblock' : 'Block'}
                         </button>
                         <button type="button" aria-label={`Token of ${u.login}`} onClick={() => setOpen({ kind: 'token', user: u })}>Token</button>
+                        <button type="button" aria-label={`Audit log of ${u.login}`} onClick={() => setOpen({ kind: 'audit', user: u })}>Audit log</button>
                         <button type="button" className="danger" aria-label={`Delete ${u.login}`} onClick={() => setOpen({ kind: 'delete', user: u })}>Delete</button>
                       </div>
                     </td>
@@ -93,10 +115,11 @@ export default function UsersPage() {
           </table>
         </div>
       ) : null}
-      <Pager label="Users pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} />
+      <Pager label="Users pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} busy={list.loading} />
       {open?.kind === 'create' ? <UserDialog onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
       {open?.kind === 'edit' ? <UserDialog user={open.user} onClose={() => setOpen(undefined)} onSaved={list.reload} /> : null}
       {open?.kind === 'token' ? <UserTokenDialog user={open.user} onClose={() => setOpen(undefined)} /> : null}
+      {open?.kind === 'audit' ? <UserAuditDialog user={open.user} onClose={() => setOpen(undefined)} /> : null}
       {open?.kind === 'delete' ? (
         <ConfirmDialog
           title={`Delete user ${open.user.login}`}

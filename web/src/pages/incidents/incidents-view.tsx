@@ -10,6 +10,7 @@ import { CommentsDialog } from './comments-dialog';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { FilterBar, type Query } from './filter-bar';
 import { IncidentTable } from './incident-table';
+import { NarrowSort } from './narrow-sort';
 import { PresetBar } from './preset-bar';
 import { RowActions } from './row-actions';
 import { defaultLayout, sortBy, type TableLayout } from './table-layout';
@@ -73,6 +74,7 @@ export function IncidentsView({ scope }: { scope: Scope }) {
         ) : null}
         <ColumnMenu layout={layout} onChange={setLayout} />
       </div>
+      <NarrowSort scope={scope} layout={layout} onChange={setLayout} />
       <ErrorBanner error={actionError ?? list.error ?? levelsError} />
       {list.loading && list.rows.length > 0 ? (
         <p className="muted inc-loading" aria-live="polite">

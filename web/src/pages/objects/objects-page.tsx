@@ -1,12 +1,13 @@
 // /objects: every object as a tree (or as a map of one object's children), a name search,
-// and creating and deleting objects. The selection (a tree row or a search hit, the root by
+// creating and deleting objects, and creating links. The selection (a tree row or a search hit, the root by
 // default) is the parent of a new object, what Delete removes, and whose children the map
-// draws. The view (?view=map) is in the address so it survives a reload.
+// draws (and whose children a new link joins). The view (?view=map) is in the address so it survives a reload.
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api } from '../../api/client';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useDebounced } from '../../components/use-debounced';
+import { NewLinkDialog } from './links/new-link-dialog';
 import { ObjectMap } from './map/object-map';
 import { CreateObjectDialog } from './tree/create-object-dialog';
 import { ObjectTree } from './tree/object-tree';
@@ -24,7 +25,7 @@ export default function ObjectsPage() {
   const root: Selection = { id: ROOT_ID, name: store.object(ROOT_ID)?.name ?? 'Root', key: ROOT_ID };
   const [selected, setSelected] = useState<Selection>();
   const target = selected ?? root;
-  const [dialog, setDialog] = useState<'create' | 'delete'>();
+  const [dialog, setDialog] = useState<'create' | 'delete' | 'link'>();
   const [revision, setRevision] = useState(0);
   const [query, setQuery] = useState('');
   const applied = useDebounced(query.trim(), 300);
@@ -78,6 +79,9 @@ export default function ObjectsPage() {
         <button type="button" className="primary" onClick={() => setDialog('create')}>
           New object
         </button>
+        <button type="button" onClick={() => setDialog('link')}>
+          New link
+        </button>
         <button type="button" className="danger" disabled={target.id === ROOT_ID} onClick={() => setDialog('delete')} title={target.id === ROOT_ID ? 'The root cannot be deleted' : undefined}>
           Delete
         </button>
@@ -85,11 +89,21 @@ export default function ObjectsPage() {
       {applied ? (
         <SearchResults query={applied} live={live} selected={selected} onSelect={setSelected} revision={revision} />
       ) : view === 'map' ? (
-        <ObjectMap parent={target} live={live} revision={revision} />
+        <ObjectMap parent={target} live={live} revision={revision} onSelect={setSelected} />
       ) : (
         <ObjectTree store={store} live={live} selected={target} onSelect={setSelected} />
       )}
       <CreateObjectDialog open={dialog === 'create'} parent={target} onClose={() => setDialog(undefined)} onCreated={created} />
+      {dialog === 'link' ? (
+        <NewLinkDialog
+          parent={target}
+          onClose={() => setDialog(undefined)}
+          onCreated={() => {
+            setDialog(undefined);
+            setRevision((r) => r + 1);
+          }}
+        />
+      ) : null}
       {dialog === 'delete' ? (
         <ConfirmDialog
           title="Delete object"

@@ -5,8 +5,10 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { useAction } from '../../../components/use-action';
 import { PropTypeSelect } from './prop-type-select';
+import { useEntityRoute } from './entity';
 
 export function AddPropertyForm({ id, onAdded }: { id: string; onAdded: () => void }) {
+  const r = useEntityRoute();
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [typeId, setTypeId] = useState(3);
@@ -15,7 +17,7 @@ export function AddPropertyForm({ id, onAdded }: { id: string; onAdded: () => vo
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     await add.run(async () => {
-      await api.POST('/node/api/objects/{id}/props', { params: { path: { id } }, body: { name, value, type_id: typeId } });
+      await api.POST(r('/node/api/objects/{id}/props'), { params: { path: { id } }, body: { name, value, type_id: typeId } });
       setName('');
       setValue('');
       onAdded();

@@ -13,12 +13,14 @@ import { HistoryChart } from './history-chart';
 import { MetricPicker } from './metric-picker';
 import { loadHistory, type Series } from './history-api';
 import type { Annotation } from './types';
+import { useEntityRoute } from './entity';
 
 // Annotations drawn on the charts: plenty for one object's range; the list below pages them all.
 const DRAWN = 500;
 
 export default function ChartsTab({ id }: { id: string }) {
-  const metrics = useApi(() => api.GET('/node/api/objects/{id}/stat/metrics', { params: { path: { id } } }).then(data), [id]);
+  const r = useEntityRoute();
+  const metrics = useApi(() => api.GET(r('/node/api/objects/{id}/stat/metrics'), { params: { path: { id } } }).then(data), [id]);
   const [chosen, setChosen] = useState<string[] | undefined>();
   const [range, setRange] = useState<RangeChoice>(() => ({ preset: '1h', from: toLocalInput(Date.now() - 3_600_000), to: toLocalInput(Date.now()), downsample: 'auto' }));
   const [now, setNow] = useState(() => Date.now());
@@ -41,7 +43,7 @@ export default function ChartsTab({ id }: { id: string }) {
   const history = useApi(async (): Promise<Series[]> => {
     if (picked.length === 0 || to < from) return [];
     const query = { metrics: picked.join(','), from: String(from), to: String(to), ...(downsample ? { downsample } : {}) };
-    return loadHistory(id, query);
+    return loadHistory(r, id, query);
   }, [id, picked.join(','), from, to, downsample]);
   const drawn = useApi(
     () => api.GET('/node/api/history-annotations', { params: { query: { from, to, entityId: id, limit: DRAWN } } }).then(data),

@@ -11,6 +11,7 @@ import { CHECK_TYPES, checkFromForm, emptyCheckForm, formFromCheck, type CheckFo
 import { CheckTypeFields, type SetField } from './check-type-fields';
 import { SnmpFields } from './snmp-fields';
 import type { Check } from './types';
+import { useEntityRoute } from './entity';
 
 const TARGET_HINT: Record<CheckType, string> = {
   http: 'http(s):// URL',
@@ -21,6 +22,7 @@ const TARGET_HINT: Record<CheckType, string> = {
 };
 
 export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check?: Check; onClose: () => void; onSaved: () => void }) {
+  const r = useEntityRoute();
   const [f, setF] = useState<CheckFormState>(() => (check ? formFromCheck(check.name, check.definition) : emptyCheckForm()));
   const save = useAction();
   // Agent names for the datalist; a user who may see none simply types the name.
@@ -33,9 +35,9 @@ export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check
       const value = checkFromForm(f, check?.definition);
       if (check) {
         const body = { value, ...(f.name !== check.name ? { name: f.name } : {}) };
-        await api.PATCH('/node/api/objects/{id}/props/{propId}', { params: { path: { id, propId: check.propertyId } }, body });
+        await api.PATCH(r('/node/api/objects/{id}/props/{propId}'), { params: { path: { id, propId: check.propertyId } }, body });
       } else {
-        await api.POST('/node/api/objects/{id}/props', { params: { path: { id } }, body: { name: f.name, type_id: 8, value } });
+        await api.POST(r('/node/api/objects/{id}/props'), { params: { path: { id } }, body: { name: f.name, type_id: 8, value } });
       }
       onSaved();
     });

@@ -5,6 +5,7 @@ import { formatTime } from '../../../components/format';
 import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
 import type { Check } from './types';
+import { useEntityRoute } from './entity';
 
 /** A check's metrics are `<prefix>.<name>`, or the bare name without a prefix. */
 function result(c: Check, metric: string): number | string | undefined {
@@ -16,6 +17,7 @@ function ms(n: number): string {
 }
 
 export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; onEdit: () => void; onChanged: () => void }) {
+  const r = useEntityRoute();
   const action = useAction();
   const path = { id, propId: c.propertyId };
   const run = async (change: () => Promise<unknown>) => {
@@ -23,9 +25,9 @@ export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; o
   };
   const toggle = () => {
     const value = { ...c.definition, enabled: !c.enabled };
-    void run(() => api.PATCH('/node/api/objects/{id}/props/{propId}', { params: { path }, body: { value } }));
+    void run(() => api.PATCH(r('/node/api/objects/{id}/props/{propId}'), { params: { path }, body: { value } }));
   };
-  const remove = () => void run(() => api.DELETE('/node/api/objects/{id}/props/{propId}', { params: { path } }));
+  const remove = () => void run(() => api.DELETE(r('/node/api/objects/{id}/props/{propId}'), { params: { path } }));
 
   const available = result(c, 'available');
   const latency = result(c, 'latency');

@@ -8,11 +8,13 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { CheckDialog } from './check-dialog';
 import { CheckRow } from './check-row';
 import type { Check } from './types';
+import { useEntityRoute } from './entity';
 
 const POLL_MS = 3000;
 
 export function ChecksTab({ id, statTick }: { id: string; statTick: number }) {
-  const { data: checks, error, loading, reload } = useApi(() => api.GET('/node/api/objects/{id}/checks', { params: { path: { id } } }).then(data), [id, statTick]);
+  const r = useEntityRoute();
+  const { data: checks, error, loading, reload } = useApi(() => api.GET(r('/node/api/objects/{id}/checks'), { params: { path: { id } } }).then(data), [id, statTick]);
   const [editing, setEditing] = useState<Check | 'new' | undefined>();
   const waiting = (checks ?? []).some((c) => c.enabled && !c.agent && c.lastResult === null);
   useEffect(() => {

@@ -1,5 +1,7 @@
-// Conditions: editors for the state conditions, incident conditions and state triggers.
+// Conditions: editors for the state conditions, incident conditions and state triggers, and
+// the runs of those triggers.
 import { JsonDocEditor } from './json-doc-editor';
+import { TriggerRuns } from './trigger-runs';
 
 const OPERATORS = 'Operators: _eq _neq _gt _gte _lt _lte _ct (contains) _nct (does not contain) _m (RE2 match) _exists, combined with _and / _or; _duration (ms, beside the clauses) requires them to hold that long. Metrics by dotted name; events under event.* (event.trapOid, event.topic, ...).';
 
@@ -47,9 +49,10 @@ export function ConditionsTab({ id }: { id: string }) {
         id={id}
         kind="state-triggers"
         title="State triggers"
-        help="[{type (webhook | e-mail), payload, states, duration}]: fires when the object enters one of states and stays there duration ms. webhook payload {url, method?, headers?, timeoutMs?}; e-mail payload {to, subject?}."
+        help="[{type (webhook | e-mail), payload, states, duration}]: fires when it enters one of states and stays there duration ms. webhook payload {url, method?, headers?, timeoutMs?}; e-mail payload {to, subject?}."
         example={TRIGGER_EXAMPLE}
       />
+      <TriggerRuns id={id} />
     </div>
   );
 }

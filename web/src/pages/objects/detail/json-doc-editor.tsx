@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
+import { useEntityRoute } from './entity';
 
 export type DocKind = 'state-conditions' | 'incident-conditions' | 'state-triggers';
 
@@ -19,7 +20,8 @@ const PATHS = {
 } as const;
 
 export function JsonDocEditor({ id, kind, title, help, example }: { id: string; kind: DocKind; title: string; help: string; example: string }) {
-  const path = PATHS[kind];
+  const r = useEntityRoute();
+  const path = r(PATHS[kind]);
   const doc = useApi(() => api.GET(path, { params: { path: { id } } }).then(data), [id, path]);
   const [textValue, setText] = useState('');
   const action = useAction();

@@ -5,6 +5,7 @@ import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
+import { useEntityRoute, type RouteOf } from './entity';
 
 interface Row {
   metric: string;
@@ -19,10 +20,10 @@ function flatten(value: unknown, prefix: string, out: Map<string, unknown>): voi
   } else out.set(prefix, value);
 }
 
-async function loadRows(id: string): Promise<Row[]> {
+async function loadRows(r: RouteOf, id: string): Promise<Row[]> {
   const [stat, last] = await Promise.all([
-    api.GET('/node/api/objects/{id}/stat', { params: { path: { id } } }).then(data),
-    api.GET('/node/api/objects/{id}/last', { params: { path: { id }, query: { length: 1 } } }).then(data),
+    api.GET(r('/node/api/objects/{id}/stat'), { params: { path: { id } } }).then(data),
+    api.GET(r('/node/api/objects/{id}/last'), { params: { path: { id }, query: { length: 1 } } }).then(data),
   ]);
   const rows = new Map<string, Row>();
   for (const s of last) {
@@ -43,7 +44,8 @@ async function loadRows(id: string): Promise<Row[]> {
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 export function LastData({ id, tick }: { id: string; tick: number }) {
-  const { data: rows, error, loading } = useApi(() => loadRows(id), [id, tick]);
+  const r = useEntityRoute();
+  const { data: rows, error, loading } = useApi(() => loadRows(r, id), [r, id, tick]);
   return (
     <section className="panel" aria-labelledby="obj-last-data">
       <h2 id="obj-last-data">Last data</h2>

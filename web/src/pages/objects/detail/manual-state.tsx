@@ -7,10 +7,12 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { StateBadge, useStates } from '../../../components/states';
 import { useAction } from '../../../components/use-action';
+import { useEntityRoute } from './entity';
 
 export function ManualState({ id, tick, onChanged }: { id: string; tick: number; onChanged: () => void }) {
+  const r = useEntityRoute();
   const states = [...useStates().values()];
-  const current = useApi(() => api.GET('/node/api/objects/{id}/state', { params: { path: { id } } }).then(data), [id, tick]);
+  const current = useApi(() => api.GET(r('/node/api/objects/{id}/state'), { params: { path: { id } } }).then(data), [id, tick]);
   const [choice, setChoice] = useState('');
   const action = useAction();
   const busy = action.busy;
@@ -24,9 +26,9 @@ export function ManualState({ id, tick, onChanged }: { id: string; tick: number;
   const set = (e: FormEvent) => {
     e.preventDefault();
     const stateId = Number(choice || states[0]?.id);
-    void run(() => api.PUT('/node/api/objects/{id}/state', { params: { path: { id } }, body: { state_id: stateId } }));
+    void run(() => api.PUT(r('/node/api/objects/{id}/state'), { params: { path: { id } }, body: { state_id: stateId } }));
   };
-  const clear = () => void run(() => api.DELETE('/node/api/objects/{id}/state', { params: { path: { id } } }));
+  const clear = () => void run(() => api.DELETE(r('/node/api/objects/{id}/state'), { params: { path: { id } } }));
 
   const manual = current.data?.manual_state_id ?? null;
   return (

@@ -1,12 +1,28 @@
-// The object's name, path, state and tags, with the dialog that renames it and sets its tags.
+// The object's name, path(s), state, class and tags, with the dialog that edits them. An object
+// with several parents has several paths: each is shown, its steps linking to those objects.
 import { useState } from 'react';
+import { Link } from 'wouter';
+import { api, data } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { ErrorBanner } from '../../../components/error-banner';
 import { StateBadge } from '../../../components/states';
+import type { Picked } from '../pickers/object-picker';
+import { ClassName } from './class-name';
 import { EditObjectDialog } from './edit-object-dialog';
 import type { ObjectRecord, Tag } from './types';
 
 export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; tags: Tag[] | undefined; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   const names = new Map((tags ?? []).map((t) => [t.id, t.name]));
+  const paths = useApi(() => api.GET('/node/api/objects/{id}/paths', { params: { path: { id: object.id } } }).then(data), [object.id, (object.parent_id ?? []).join(','), object.name]);
+  // The parents' names, from the step before the object on each path.
+  const parents = new Map<string, Picked>();
+  for (const p of paths.data ?? []) {
+    const step = p[p.length - 2];
+    if (step) parents.set(step.id, step);
+  }
+  const parentList = (object.parent_id ?? []).map((id) => parents.get(id) ?? { id, name: `object ${id}` });
+  const many = (paths.data?.length ?? 0) > 1;
   return (
     <header className="obj-header">
       <div className="obj-title">
@@ -17,8 +33,28 @@ export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; 
           Edit name and tags
         </button>
       </div>
+      {many ? (
+        <ul className="obj-paths" aria-label="Paths">
+          {paths.data!.map((p) => (
+            <li key={p.map((s) => s.id).join('/')} className="obj-path">
+              {p.slice(0, -1).map((s) => (
+                <span key={s.id}>
+                  <Link href={`/objects/${s.id}`}>{s.name}</Link> /{' '}
+                </span>
+              ))}
+              {object.name}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted obj-path">
+          {object.path || '/'} · id {object.id}
+        </p>
+      )}
+      <ErrorBanner error={paths.error} />
       <p className="muted obj-path">
-        {object.path || '/'} · id {object.id}
+        Class: <ClassName id={object.class_id ?? null} />
+        {many ? <> · id {object.id}</> : null}
       </p>
       <ul className="obj-tags" aria-label="Tags">
         {(object.tags ?? []).map((id) => (
@@ -32,6 +68,7 @@ export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; 
         <EditObjectDialog
           object={object}
           tags={tags ?? []}
+          parents={parentList}
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);

@@ -7,11 +7,13 @@ import { Pager } from '../../../components/pager';
 import { pageOf } from '../../../components/paging';
 import { AddPropertyForm } from './add-property-form';
 import { PropertyRow } from './property-row';
+import { useEntityRoute } from './entity';
 
 const LIMIT = 50;
 
 export function PropertiesTab({ id }: { id: string }) {
-  const { data: props, error, loading, reload } = useApi(() => api.GET('/node/api/objects/{id}/props', { params: { path: { id } } }).then(data), [id]);
+  const r = useEntityRoute();
+  const { data: props, error, loading, reload } = useApi(() => api.GET(r('/node/api/objects/{id}/props'), { params: { path: { id } } }).then(data), [id]);
   const [pageNo, setPage] = useState(0);
   const page = pageOf(props ?? [], pageNo, LIMIT);
   return (

@@ -9,6 +9,7 @@ import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
 import { PropTypeSelect } from './prop-type-select';
 import type { Property } from './types';
+import { useEntityRoute } from './entity';
 
 function Value({ p }: { p: Property }) {
   // External links open as links; only web addresses, never javascript: and the like.
@@ -23,6 +24,7 @@ function Value({ p }: { p: Property }) {
 }
 
 export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onChanged: () => void }) {
+  const r = useEntityRoute();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(p.name);
   const [value, setValue] = useState(p.value);
@@ -42,9 +44,9 @@ export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onC
     const body: { name?: string; value?: string; type_id?: number } = { value };
     if (name !== p.name) body.name = name;
     if (typeId !== p.type_id) body.type_id = typeId;
-    void run(() => api.PATCH('/node/api/objects/{id}/props/{propId}', { params: { path }, body }));
+    void run(() => api.PATCH(r('/node/api/objects/{id}/props/{propId}'), { params: { path }, body }));
   };
-  const remove = () => void run(() => api.DELETE('/node/api/objects/{id}/props/{propId}', { params: { path } }));
+  const remove = () => void run(() => api.DELETE(r('/node/api/objects/{id}/props/{propId}'), { params: { path } }));
   const startEdit = () => {
     setName(p.name);
     setValue(p.value);

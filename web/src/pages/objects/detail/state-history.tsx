@@ -9,15 +9,17 @@ import { usePagedApi } from '../../../components/paging';
 import { StateBadge } from '../../../components/states';
 import { fromLocalInput } from '../../../components/time-input';
 import { reasonText } from './state-reason';
+import { useEntityRoute } from './entity';
 
 const LIMIT = 20;
 
 export function StateHistory({ id, tick }: { id: string; tick: number }) {
+  const r = useEntityRoute();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   // A new range starts at its first page; a live state change (tick) reloads the page shown.
   const list = usePagedApi(
-    (page) => api.GET('/node/api/objects/{id}/state-history', { params: { path: { id }, query: { from: fromLocalInput(from), to: fromLocalInput(to), ...page } } }).then(data),
+    (page) => api.GET(r('/node/api/objects/{id}/state-history'), { params: { path: { id }, query: { from: fromLocalInput(from), to: fromLocalInput(to), ...page } } }).then(data),
     { deps: [tick], resetOn: [id, from, to], size: LIMIT },
   );
   const { rows, error, loading } = list;

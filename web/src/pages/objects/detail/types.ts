@@ -12,3 +12,4 @@ export type StateChange = Ok<'/node/api/objects/{id}/state-history'>[number];
 export type ManualState = Ok<'/node/api/objects/{id}/state'>;
 export type Annotation = Ok<'/node/api/history-annotations'>[number];
 export type CheckDefinition = components['schemas']['CheckDefinition'];
+export type LinkRecord = Ok<'/node/api/links/{id}'>;

@@ -1,7 +1,8 @@
 // The map: the children of one object (GET /objects/{id}/children, a page at a time) as nodes
 // and the links between them (GET /objects/{id}/children/links) as lines, in an SVG. Nodes and
 // lines take the colours of their states from /states, and live state events recolour them.
-// A node is a link: clicking it (or Enter on it) opens the object's page.
+// A node is a link: clicking it (or Enter on it) opens the object's page; its "Show children"
+// button maps that object's children (a breadcrumb leads back up). A line opens the link's page.
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { api, data } from '../../../api/client';
@@ -12,7 +13,9 @@ import { pageQuery, splitPage } from '../../../components/paging';
 import { useStates } from '../../../components/states';
 import type { LiveStates } from '../tree/use-live-states';
 import type { Selection } from '../tree/types';
-import { layout, NODE_RADIUS } from './layout';
+import { layout } from './layout';
+import { MapNode } from './map-node';
+import { MapTrail } from './map-trail';
 import './map.css';
 
 const PAGE = 100;
@@ -24,10 +27,21 @@ interface Props {
   live: LiveStates;
   /** Bumped by the page after a create or delete: load again. */
   revision: number;
+  /** "Show children" or the breadcrumb chose another object to map: it becomes the selection. */
+  onSelect: (s: Selection) => void;
 }
 
-export function ObjectMap({ parent, live, revision }: Props) {
+export function ObjectMap({ parent, live, revision, onSelect }: Props) {
   const [page, setPage] = useState(0);
+  const [trail, setTrail] = useState<Selection[]>([parent]);
+  if (trail[trail.length - 1]!.id !== parent.id) {
+    // Chosen elsewhere (the tree, a search hit): a new trail starts there.
+    setTrail([parent]);
+  }
+  const go = (next: Selection[]) => {
+    setTrail(next);
+    onSelect(next[next.length - 1]!);
+  };
   const [forParent, setForParent] = useState(parent.id);
   if (forParent !== parent.id) {
     // Another parent starts at its first page.
@@ -53,13 +67,14 @@ export function ObjectMap({ parent, live, revision }: Props) {
     const s = live.get(id) ?? fallback ?? 0;
     return { id: s, color: states.get(s)?.color ?? '#888888', name: states.get(s)?.name ?? `state ${s}` };
   };
-  const open = (e: MouseEvent, id: string) => {
+  const open = (e: MouseEvent, href: string) => {
     e.preventDefault();
-    navigate(`/objects/${id}`);
+    navigate(href);
   };
 
   return (
     <section className="panel obj-map-panel" aria-label="Map" aria-busy={loading}>
+      <MapTrail trail={trail} onUp={(i) => go(trail.slice(0, i + 1))} />
       <p className="obj-map-head">
         Children of <Link href={`/objects/${parent.id}`}>{parent.name}</Link>
         {found ? <span className="muted"> — {nodes.length} shown, {links.length} links</span> : null}
@@ -80,9 +95,11 @@ export function ObjectMap({ parent, live, revision }: Props) {
               const s = stateOf(l.id, l.state_id);
               const label = `Link ${l.name ? `${l.name} ` : ''}${l.source_name} — ${l.target_name}: ${s.name}`;
               return (
-                <line key={l.id} x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke={s.color} strokeWidth={4} role="img" aria-label={label} data-link-id={l.id}>
+                <a key={l.id} href={`/links/${l.id}`} onClick={(e) => open(e, `/links/${l.id}`)} aria-label={label} className="obj-map-link" data-link-id={l.id}>
                   <title>{label}</title>
-                </line>
+                  <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} className="obj-map-hit" />
+                  <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke={s.color} strokeWidth={4} className="obj-map-line" />
+                </a>
               );
             })}
             {nodes.map((o, i) => {
@@ -90,13 +107,7 @@ export function ObjectMap({ parent, live, revision }: Props) {
               const s = stateOf(o.id, o.state_id);
               const name = o.name ?? o.id;
               return (
-                <a key={o.id} href={`/objects/${o.id}`} onClick={(e) => open(e, o.id)} aria-label={`${name}: ${s.name}`} className="obj-map-node">
-                  <title>{`${name} — ${s.name}`}</title>
-                  <circle cx={p.x} cy={p.y} r={NODE_RADIUS} fill={s.color} data-object-id={o.id} />
-                  <text x={p.x} y={p.y + NODE_RADIUS + 15} textAnchor="middle">
-                    {name.length > 18 ? `${name.slice(0, 17)}…` : name}
-                  </text>
-                </a>
+                <MapNode key={o.id} id={o.id} name={name} stateName={s.name} color={s.color} at={p} onOpen={(e) => open(e, `/objects/${o.id}`)} onShowChildren={() => go([...trail, { id: o.id, name }])} />
               );
             })}
           </svg>

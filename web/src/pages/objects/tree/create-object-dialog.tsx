@@ -1,4 +1,4 @@
-// "New object": a name, under the selected object (or the root). POST /objects; the API's
+// "New object": a name and a class, under the selected object (or the root). POST /objects; the API's
 // error (a missing right, a bad name) is shown as it comes.
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../../api/client';
@@ -6,6 +6,7 @@ import { Dialog } from '../../../components/dialog';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { useAction } from '../../../components/use-action';
+import { ClassSelect } from '../pickers/class-select';
 import type { ObjectRecord, Selection } from './types';
 
 interface Props {
@@ -25,11 +26,12 @@ export function CreateObjectDialog({ open, parent, onClose, onCreated }: Props) 
 
 function CreateForm({ parent, onClose, onCreated }: Omit<Props, 'open'>) {
   const [name, setName] = useState('');
+  const [classId, setClassId] = useState<string | null>(null);
   const create = useAction();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    await create.run(async () => onCreated(data(await api.POST('/node/api/objects', { body: { name: name.trim(), parent_id: [parent.id] } }))));
+    await create.run(async () => onCreated(data(await api.POST('/node/api/objects', { body: { name: name.trim(), parent_id: [parent.id], ...(classId !== null ? { class_id: classId } : {}) } }))));
   };
 
   return (
@@ -37,6 +39,7 @@ function CreateForm({ parent, onClose, onCreated }: Omit<Props, 'open'>) {
       <Field label="Name">
         <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus maxLength={500} />
       </Field>
+      <ClassSelect value={classId} onChange={setClassId} />
       <p className="muted">
         Parent: <strong>{parent.name}</strong> (id {parent.id})
       </p>

@@ -1,13 +1,15 @@
 // The tree of objects as an ARIA tree over the virtual list. One row holds the focus (roving
 // tabindex); Up/Down/Home/End move it, Right expands or steps into the children, Left
 // collapses or steps out to the parent, Enter opens the object's page. The focused object
-// is the selection (what "New object", "Delete" and the map act on).
+// is the selection (what "New object", "Delete" and the map act on). A status row ("Load
+// more", "Loading…") that held the focus hands it on when it is replaced, so the focus stays
+// in the tree rather than falling to the page.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import type { Selection } from './types';
 import { ROW_HEIGHT, TreeRow } from './tree-row';
 import type { LiveStates } from './use-live-states';
-import type { TreeStore } from './use-tree-store';
+import type { TreeRow as Row, TreeStore } from './use-tree-store';
 import { VirtualList, type VirtualListHandle } from './virtual-list';
 
 interface Props {
@@ -25,8 +27,27 @@ export function ObjectTree({ store, live, selected, onSelect }: Props) {
   const wantFocus = useRef(false);
   const [, navigate] = useLocation();
 
+  // The active row as last rendered: what to replace when its key is gone.
+  const lastActive = useRef<{ row: Row; index: number }>(undefined);
   let active = rows.findIndex((r) => r.key === activeKey);
+  let replaced = false;
+  if (active < 0 && lastActive.current?.row.key === activeKey) {
+    active = replacementOf(rows, lastActive.current.row, lastActive.current.index);
+    replaced = active >= 0;
+  }
   if (active < 0) active = Math.min(rows.length - 1, Math.max(0, rows.findIndex((r) => r.key === selected?.key)));
+
+  // Declared before the focusing effect: a replacement asks for the focus in the same commit.
+  useEffect(() => {
+    const row = rows[active];
+    if (!row) return;
+    lastActive.current = { row, index: active };
+    if (!replaced) return;
+    setActiveKey(row.key);
+    // The focus was on the row that went away (now on <body>) or still in the tree: it follows.
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || list.current?.element()?.contains(focused)) wantFocus.current = true;
+  });
 
   useEffect(() => {
     if (!wantFocus.current) return;
@@ -120,4 +141,21 @@ export function ObjectTree({ store, live, selected, onSelect }: Props) {
 function isLeaf(store: TreeStore, id: string): boolean {
   const k = store.kids(id);
   return k !== undefined && k.done && !k.loading && k.ids.length === 0;
+}
+
+/**
+ * The row that takes over from a status row gone from `rows`: "Load more" becomes "Loading…"
+ * (the same parent's status row); "Loading…" becomes the first child of the page it brought
+ * (at its old index); failing those, the parent's last loaded child.
+ */
+function replacementOf(rows: Row[], gone: Row, index: number): number {
+  if (gone.kind === 'node') return -1;
+  const sameParent = (r: Row | undefined) => r !== undefined && r.parentKey === gone.parentKey;
+  const status = rows.findIndex((r) => r.kind !== 'node' && sameParent(r));
+  const at = sameParent(rows[index]) ? index : -1;
+  if (gone.kind === 'loading' && at >= 0 && rows[at]!.kind === 'node') return at;
+  if (status >= 0) return status;
+  if (at >= 0) return at;
+  for (let i = rows.length - 1; i >= 0; i--) if (sameParent(rows[i])) return i;
+  return -1;
 }

@@ -1,0 +1,43 @@
+// One object on the map: a link to its page (click or Enter) and, beside it, a small
+// "Show children" button that maps that object's children instead.
+import type { KeyboardEvent, MouseEvent } from 'react';
+import { NODE_RADIUS, type Placed } from './layout';
+
+interface Props {
+  id: string;
+  name: string;
+  stateName: string;
+  color: string;
+  at: Placed;
+  onOpen: (e: MouseEvent) => void;
+  onShowChildren: () => void;
+}
+
+export function MapNode({ id, name, stateName, color, at, onOpen, onShowChildren }: Props) {
+  const key = (e: KeyboardEvent) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    onShowChildren();
+  };
+  const bx = at.x + NODE_RADIUS + 4;
+  const by = at.y - NODE_RADIUS;
+  return (
+    <g>
+      <a href={`/objects/${id}`} onClick={onOpen} aria-label={`${name}: ${stateName}`} className="obj-map-node">
+        <title>{`${name} — ${stateName}`}</title>
+        <circle cx={at.x} cy={at.y} r={NODE_RADIUS} fill={color} data-object-id={id} />
+        <text x={at.x} y={at.y + NODE_RADIUS + 15} textAnchor="middle">
+          {name.length > 18 ? `${name.slice(0, 17)}…` : name}
+        </text>
+      </a>
+      {/* SVG has no <button>: a focusable group with the button role and its keys. */}
+      <g role="button" tabIndex={0} aria-label={`Show children of ${name}`} className="obj-map-drill" onClick={onShowChildren} onKeyDown={key}>
+        <title>{`Show the children of ${name}`}</title>
+        <circle cx={bx} cy={by} r={9} />
+        <text x={bx} y={by + 4} textAnchor="middle">
+          ▾
+        </text>
+      </g>
+    </g>
+  );
+}

@@ -1,0 +1,40 @@
+// The device listeners' counters (GET /intake/counters): one row per listener, one column per
+// counter any listener reports (received, stored, refused, shed, …); a counter a listener does
+// not keep shows as a dash.
+import type { IntakeCounters } from './operations-types';
+
+/** Known counters first, in the order an operator reads them; others after, by name. */
+const ORDER = ['received', 'stored', 'refused', 'shed'];
+
+function columnsOf(counters: IntakeCounters): string[] {
+  const all = new Set<string>();
+  for (const c of Object.values(counters)) for (const k of Object.keys(c)) all.add(k);
+  const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
+  return [...all].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+export function IntakeCountersTable({ counters }: { counters: IntakeCounters }) {
+  const listeners = Object.keys(counters).sort();
+  if (listeners.length === 0) return <p className="muted">No device listener is running.</p>;
+  const columns = columnsOf(counters);
+  return (
+    <div className="table-wrap">
+      <table aria-label="Intake counters">
+        <thead>
+          <tr>
+            <th scope="col">Listener</th>
+            {columns.map((c) => <th key={c} scope="col" className="ops-num">{c}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {listeners.map((l) => (
+            <tr key={l}>
+              <th scope="row">{l}</th>
+              {columns.map((c) => <td key={c} className="ops-num">{counters[l]![c] ?? '—'}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

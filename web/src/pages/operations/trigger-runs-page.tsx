@@ -1,0 +1,90 @@
+// Trigger runs (route /admin/trigger-runs, right manage-configuration): every fire of every
+// state trigger (GET /trigger-runs), newest first, filtered by start time and outcome, paged.
+// Each run says when, for which entity, what trigger (webhook URL or recipients), the state
+// change that fired it, how it ended, why it failed and after how many attempts.
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { api, data } from '../../api/client';
+import { useSession } from '../../auth/session';
+import { ErrorBanner } from '../../components/error-banner';
+import { formatTime } from '../../components/format';
+import { Pager } from '../../components/pager';
+import { usePagedApi } from '../../components/paging';
+import { StateBadge } from '../../components/states';
+import type { TriggerRun } from './operations-types';
+import { noRunFilters, runsQuery, TriggerRunFilters } from './trigger-run-filters';
+import './operations.css';
+
+const ENTITY_OBJECT = 1;
+
+function EntityCell({ run }: { run: TriggerRun }) {
+  // Only objects have a page of their own in the UI; a link is named as text.
+  if (run.entityType === ENTITY_OBJECT) return <Link href={`/objects/${run.entityId}`}>{run.entityName}</Link>;
+  return <span>{run.entityName} <span className="muted">(link {run.entityId})</span></span>;
+}
+
+function Outcome({ run }: { run: TriggerRun }) {
+  const status = run.httpStatus !== null ? ` (HTTP ${run.httpStatus})` : '';
+  return <span className={`badge ${run.ok ? 'ops-ok' : 'ops-bad'}`}>{run.ok ? 'succeeded' : 'failed'}{status}</span>;
+}
+
+export default function TriggerRunsPage() {
+  const session = useSession();
+  const [filters, setFilters] = useState(noRunFilters);
+  const query = runsQuery(filters);
+  const key = JSON.stringify(query);
+  const list = usePagedApi(
+    async (paging) => data(await api.GET('/node/api/trigger-runs', { params: { query: { ...query, ...paging } } })),
+    { size: 25, resetOn: [key] },
+  );
+  return (
+    <section aria-labelledby="ops-runs-title">
+      <div className="ops-head">
+        <h1 id="ops-runs-title">Trigger runs</h1>
+        <span className="spacer" />
+        <button type="button" onClick={list.reload} disabled={list.loading}>Refresh</button>
+      </div>
+      {!session.can('manage-configuration') ? <p className="muted">Trigger runs need the right manage-configuration.</p> : null}
+      <TriggerRunFilters value={filters} onChange={setFilters} />
+      <ErrorBanner error={list.error} />
+      {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
+      {list.data && list.rows.length === 0 ? <p className="muted">No trigger runs{list.page > 0 ? ' on this page' : ' match'}.</p> : null}
+      {list.rows.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Trigger runs">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Entity</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">State change</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Error</th>
+                <th scope="col" className="ops-num">Attempts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((r) => (
+                <tr key={r.id}>
+                  <td className="ops-nowrap">{formatTime(r.started)}</td>
+                  <td><EntityCell run={r} /></td>
+                  <td>
+                    {r.type} #{r.triggerIndex + 1}
+                    <div className="muted ops-error">{r.target}</div>
+                  </td>
+                  <td className="ops-nowrap">
+                    <StateBadge stateId={r.previousStateId} /> → <StateBadge stateId={r.stateId} />
+                  </td>
+                  <td><Outcome run={r} /></td>
+                  <td className="ops-error">{r.error ?? <span className="muted">—</span>}</td>
+                  <td className="ops-num">{r.attempts}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label="Trigger runs pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} busy={list.loading} />
+    </section>
+  );
+}
