@@ -29,11 +29,20 @@ try {
   await signIn(page, server, ADMIN.login, ADMIN.password);
   const shots: Array<[string, string]> = [
     ['objects', '/objects'],
-    ['object', `/objects/${web.id}`],
+    ['object', `/objects/${web.id}?tab=charts`],
     ['incidents', '/incidents'],
-    ['event-log', '/event-log'],
     ['users', '/admin/users'],
   ];
+  // The map of the datacenter: select it through the search, then switch to the map.
+  await page.goto(server.url + '/objects');
+  await page.getByPlaceholder('Search by name…').fill('Datacenter');
+  await page.getByRole('button', { name: /^Select/ }).first().click();
+  await page.getByPlaceholder('Search by name…').fill('');
+  await page.getByRole('button', { name: 'Map', exact: true }).click();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(OUT, 'map.png') });
+  process.stdout.write('docs/screenshots/map.png\n');
   for (const [name, path] of shots) {
     await page.goto(server.url + path);
     await page.waitForLoadState('networkidle');
