@@ -24,7 +24,7 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
     e.preventDefault();
     setSaved('');
     tokens.clear();
-    const ok = await passwordChange.run(() => api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body: { password } as never }));
+    const ok = await passwordChange.run(() => api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body: { password } }));
     if (ok) {
       setPassword('');
       setSaved('Password changed');

@@ -41,7 +41,7 @@ export function PresetBar({ scope, layout, onApply }: { scope: Scope; layout: Ta
     void action.run(async () => {
       // The generated type of `data` is Record<string, never> (the server's schema is a bare
       // {type: object}); the server takes any object and validates the layout itself.
-      const body = { name: name.trim(), key, data: toPresetData(layout) as unknown as Record<string, never>, shared };
+      const body = { name: name.trim(), key, data: { ...toPresetData(layout) }, shared };
       const own = list.find((p) => p.name === body.name && p.owner === session.user?.id);
       const saved = own
         ? data(await api.PUT('/node/api/presets/{id}', { params: { path: { id: own.id } }, body }))
