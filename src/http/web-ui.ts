@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from './openapi.js';
-import { notFound } from './errors.js';
+import { AppError } from './errors.js';
 
 /** Where `vite build` puts the UI. */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -18,13 +18,19 @@ export async function registerWebUi(app: FastifyInstance, root: string = WEB_DIS
   if (built) await app.register(fastifyStatic, { root, serve: false });
   app.get('/*', { schema: { hide: true }, config: { public: true } }, async (req, reply) => {
     const path = req.url.split('?')[0]!;
-    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) throw notFound(`route ${req.method} ${path}`);
+    // The same answer as the API's own not-found handler.
+    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) throw new AppError('ResourceNotFound', `no route for ${req.method} ${path}`);
     if (!built) return reply.type('text/plain; charset=utf-8').send('The web UI is not built: run `npm run build:web` (npm install does it).\n');
-    const file = decodeURIComponent(path).replace(/^\/+/, '');
+    let file: string;
+    try {
+      file = decodeURIComponent(path).replace(/^\/+/, '');
+    } catch {
+      file = ''; // bad percent-encoding: not a file of ours
+    }
     // Hashed assets never change: cache them for good; index.html always fresh.
     if (file.startsWith('assets/') && !file.includes('..') && existsSync(join(root, file))) {
-      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file);
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file, { cacheControl: false });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }
