@@ -3,199 +3,15 @@
 // This file turns such a value into a typed definition or throws a CheckDefinitionError that
 // names the offending field, so a bad check is refused when it is written, not when it runs.
 import { RE2JS } from 're2js';
+import {
+  CHECK_TYPES, DNS_RECORD_TYPES, HTTP_METHODS, RESERVED_METRICS,
+  type CheckDefinition, type CheckLimits, type CheckType, type Common, type DnsCheck, type HttpCheck,
+  type PingCheck, type SnmpCheck, type SnmpOid, type SnmpV3User, type TcpCheck,
+} from './check-types.js';
+import { HOSTNAME, IPV4, type Raw, durationMs, fail, flag, hostOf, hostPort, integer, oneOf, refuseUnknown, text } from './definition-fields.js';
 
-export class CheckDefinitionError extends Error {
-  override name = 'CheckDefinitionError';
-}
-
-export const CHECK_TYPES = ['http', 'tcp', 'ping', 'dns', 'snmp'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-
-export interface CheckLimits {
-  /** Shortest interval accepted (the floor that keeps one object from flooding the scheduler). */
-  minIntervalMs: number;
-  maxIntervalMs: number;
-}
-
-interface Common {
-  target: string;
-  intervalMs: number;
-  timeoutMs: number;
-  /** false: configured but not run. */
-  enabled: boolean;
-  /** Name of the remote agent that runs this check; absent: the server runs it. */
-  agent?: string;
-  /** Metric names are `<prefix>.<metric>` when set, so several checks can share an object. */
-  prefix?: string;
-}
-
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-export interface HttpCheck extends Common {
-  type: 'http';
-  url: URL;
-  method: (typeof HTTP_METHODS)[number];
-  /** Accepted status codes; empty: any 2xx or 3xx. */
-  expectedStatus: number[];
-  bodyContains?: string;
-  bodyRegex?: string;
-  headers: Record<string, string>;
-  body?: string;
-  followRedirects: boolean;
-  maxRedirects: number;
-  /** Accept certificates that do not verify (self-signed); days to expiry are still measured. */
-  insecure: boolean;
-}
-
-export interface TcpCheck extends Common {
-  type: 'tcp';
-  host: string;
-  port: number;
-}
-
-export interface PingCheck extends Common {
-  type: 'ping';
-  host: string;
-  /** Echo requests per run. */
-  count: number;
-}
-
-export const DNS_RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT'] as const;
-
-export interface DnsCheck extends Common {
-  type: 'dns';
-  /** The name to resolve (the target). */
-  name: string;
-  recordType: (typeof DNS_RECORD_TYPES)[number];
-  /** Resolver address `ip` or `ip:port` (`[v6]:port`); absent: the system's resolvers. */
-  server?: string;
-  /** An answer that must be among those returned (A/AAAA address, MX exchange, TXT text). */
-  expected?: string;
-}
-
-export interface SnmpOid {
-  oid: string;
-  /** Metric name of the value. */
-  name: string;
-  /** Report the per-second rate of a counter instead of its value (wraps handled). */
-  rate: boolean;
-  /** Multiplier applied to the value or rate (8 turns octets into bits). */
-  scale: number;
-}
-
-export interface SnmpV3User {
-  name: string;
-  level: 'noAuthNoPriv' | 'authNoPriv' | 'authPriv';
-  authProtocol?: 'md5' | 'sha' | 'sha224' | 'sha256' | 'sha384' | 'sha512';
-  authKey?: string;
-  privProtocol?: 'aes' | 'aes256b' | 'aes256r';
-  privKey?: string;
-}
-
-export interface SnmpCheck extends Common {
-  type: 'snmp';
-  host: string;
-  port: number;
-  version: '1' | '2c' | '3';
-  community: string;
-  user?: SnmpV3User;
-  oids: SnmpOid[];
-}
-
-export type CheckDefinition = HttpCheck | TcpCheck | PingCheck | DnsCheck | SnmpCheck;
-
-type Raw = Record<string, unknown>;
-
-const fail = (where: string, message: string): never => {
-  throw new CheckDefinitionError(`${where}: ${message}`);
-};
-
-const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Milliseconds from a whole number of ms or a text like "30s", "5m", "250ms". */
-export function durationMs(value: unknown, where: string): number {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value <= 0) fail(where, 'a positive whole number of milliseconds, or a text like "30s"');
-    return value;
-  }
-  if (typeof value === 'string') {
-    const m = DURATION.exec(value.trim());
-    if (m) {
-      const ms = Math.round(Number(m[1]) * UNIT_MS[m[2]!]!);
-      if (ms > 0 && Number.isSafeInteger(ms)) return ms;
-    }
-  }
-  return fail(where, 'a positive whole number of milliseconds, or a text like "30s", "5m", "250ms"');
-}
-
-function text(raw: Raw, key: string, where: string, max = 1024): string | undefined {
-  const v = raw[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') fail(`${where}.${key}`, 'a text');
-  if ((v as string).length > max) fail(`${where}.${key}`, `at most ${max} characters`);
-  return v as string;
-}
-
-function flag(raw: Raw, key: string, where: string, fallback: boolean): boolean {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') fail(`${where}.${key}`, 'true or false');
-  return v as boolean;
-}
-
-function integer(raw: Raw, key: string, where: string, fallback: number, min: number, max: number): number {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(`${where}.${key}`, `a whole number from ${min} to ${max}`);
-  return v as number;
-}
-
-function oneOf<T extends string>(raw: Raw, key: string, where: string, allowed: readonly T[], fallback: T | undefined, fold = (s: string) => s): T | undefined {
-  const v = raw[key];
-  if (v === undefined || v === null) return fallback;
-  const s = typeof v === 'number' ? String(v) : v;
-  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(fold(s))) fail(`${where}.${key}`, `one of ${allowed.join(', ')}`);
-  return fold(s as string) as T;
-}
-
-function refuseUnknown(raw: Raw, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(raw)) if (!allowed.includes(key)) fail(`${where}.${key}`, 'not a field of this check type');
-}
-
-const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62}))*\.?$/;
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
-
-function hostOf(value: string, where: string): string {
-  const h = value.trim();
-  if (IPV4.test(h) || (h.includes(':') && IPV6.test(h)) || HOSTNAME.test(h)) return h;
-  return fail(where, `"${value}" is not a host name or IP address`);
-}
-
-/** `host:port`, `[v6]:port` or a bare host (then `port` must be given). */
-function hostPort(target: string, port: unknown, where: string, fallbackPort?: number): { host: string; port: number } {
-  let host = target.trim();
-  let p: number | undefined;
-  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(host);
-  if (bracket) {
-    host = bracket[1]!;
-    if (bracket[2] !== undefined) p = Number(bracket[2]);
-  } else if (host.split(':').length === 2) {
-    const [h, ps] = host.split(':') as [string, string];
-    if (!/^\d+$/.test(ps)) fail(`${where}.target`, `"${target}": the port after ":" must be a number`);
-    host = h;
-    p = Number(ps);
-  }
-  if (port !== undefined && port !== null) {
-    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) fail(`${where}.port`, 'a port number from 1 to 65535');
-    p = port as number;
-  }
-  p ??= fallbackPort;
-  if (p === undefined) fail(`${where}.target`, `"${target}" needs a port: "host:port", or give "port"`);
-  if (p! < 1 || p! > 65535) fail(`${where}.target`, `port ${p} is not from 1 to 65535`);
-  return { host: hostOf(host, `${where}.target`), port: p! };
-}
+export * from './check-types.js';
+export { durationMs } from './definition-fields.js';
 
 const COMMON = ['type', 'target', 'interval', 'timeout', 'enabled', 'agent', 'prefix'];
 const PREFIX = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
@@ -310,8 +126,6 @@ function dns(raw: Raw, base: Common, where: string): DnsCheck {
   };
 }
 
-/** Written by every run (run-check.ts); a probe's own metric must not take these names. */
-export const RESERVED_METRICS = ['available', 'latency', 'error'];
 
 const OID = /^\.?\d+(\.\d+){1,127}$/;
 const METRIC_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -399,6 +213,3 @@ export function parseCheckDefinition(value: unknown, limits: CheckLimits, where 
 export function looksLikeCheck(value: string): boolean {
   return value.trimStart().startsWith('{');
 }
-
-/** The metric name a check writes for `metric`. */
-export const metricName = (check: Pick<Common, 'prefix'>, metric: string): string => (check.prefix ? `${check.prefix}.${metric}` : metric);
