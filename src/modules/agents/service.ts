@@ -64,14 +64,8 @@ export async function createAgentsService({ store, index, catalog, manualState, 
   const startedAt = performance.now();
   const checkInMs = Math.max(1000, Math.min(10_000, Math.floor(settings.agentDownAfterMs / 3)));
 
-  const assignedTo = (name: string) => {
-    const out: Array<{ entityId: string; check: ReturnType<CheckIndex['checks']>[number] }> = [];
-    for (const [entityId, checks] of index.all()) {
-      if (manualState(entityId) === DISABLE_STATE) continue;
-      for (const c of checks) if (c.check.agent === name && c.check.enabled) out.push({ entityId, check: c });
-    }
-    return out;
-  };
+  /** The checks an agent runs, on entities not disabled. */
+  const assignedTo = (name: string) => index.agentChecks(name).filter((c) => manualState(c.entityId) !== DISABLE_STATE);
 
   function view(a: AgentRow): AgentView {
     return { ...a, status: down.has(a.id) ? 'down' : 'up', checks: assignedTo(a.name).length };
@@ -144,7 +138,8 @@ export async function createAgentsService({ store, index, catalog, manualState, 
       const a = own(actor, id);
       await seen(a, address, (input.version ?? a.version).slice(0, 64));
       const checks: AssignedCheck[] = [];
-      for (const { entityId, check } of assignedTo(a.name)) {
+      for (const check of assignedTo(a.name)) {
+        const { entityId } = check;
         const entity = catalog.entity(entityId);
         // Only what the agent's user may push results to.
         if (!entity || !canChange(actor, entity)) continue;

@@ -25,7 +25,23 @@ export type ChecksListener = (entityId: string, checks: readonly EntityCheck[]) 
 
 export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog; rules: PropertyRules; logger: Logger }) {
   const byEntity = new Map<string, EntityCheck[]>();
-  const conditions = new Map<string, StateCondition[]>();
+  /** Agent name → entities with a check it runs (agents check in often; no scan of every check). */
+  const byAgent = new Map<string, Set<string>>();
+  /** Implied conditions, computed once per change (the engine asks at every evaluation); null: none. */
+  const conditions = new Map<string, StateCondition[] | null>();
+
+  function put(id: string, checks: EntityCheck[]): void {
+    for (const c of byEntity.get(id) ?? []) if (c.check.agent) byAgent.get(c.check.agent)?.delete(id);
+    if (checks.length > 0) byEntity.set(id, checks);
+    else byEntity.delete(id);
+    for (const c of checks) {
+      if (!c.check.agent) continue;
+      let ids = byAgent.get(c.check.agent);
+      if (!ids) byAgent.set(c.check.agent, (ids = new Set()));
+      ids.add(id);
+    }
+    conditions.delete(id);
+  }
   const listeners: ChecksListener[] = [];
 
   function checksOf(entity: MemEntity): EntityCheck[] {
@@ -46,15 +62,13 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
     const entity = catalog.entity(id);
     const checks = entity ? checksOf(entity) : [];
     const had = byEntity.has(id);
-    if (checks.length > 0) byEntity.set(id, checks);
-    else byEntity.delete(id);
-    conditions.delete(id);
+    put(id, checks);
     if (had || checks.length > 0) for (const l of listeners) l(id, checks);
   }
 
   for (const e of [...catalog.objects.values(), ...catalog.links.values()]) {
     const checks = checksOf(e);
-    if (checks.length > 0) byEntity.set(e.id, checks);
+    if (checks.length > 0) put(e.id, checks);
   }
   catalog.onChange((writes: readonly CatalogWrite[]) => {
     const touched = new Set<string>();
@@ -80,13 +94,22 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
       return byEntity.entries();
     },
 
+    /** The enabled checks a remote agent runs, by the agent's name. */
+    agentChecks(name: string): EntityCheck[] {
+      const out: EntityCheck[] = [];
+      for (const id of byAgent.get(name) ?? []) for (const c of byEntity.get(id) ?? []) if (c.check.agent === name && c.check.enabled) out.push(c);
+      return out;
+    },
+
     /** The state conditions an entity's checks imply (the engine uses them when it has none of its own). */
     implicitConditions(entityId: string): StateCondition[] | undefined {
-      const checks = byEntity.get(entityId)?.filter((c) => c.check.enabled);
-      if (!checks?.length) return undefined;
+      if (!byEntity.has(entityId)) return undefined;
       let sc = conditions.get(entityId);
-      if (!sc) conditions.set(entityId, (sc = defaultStateConditions(checks.map((c) => c.check))));
-      return sc;
+      if (sc === undefined) {
+        const enabled = (byEntity.get(entityId) ?? []).filter((c) => c.check.enabled);
+        conditions.set(entityId, (sc = enabled.length > 0 ? defaultStateConditions(enabled.map((c) => c.check)) : null));
+      }
+      return sc ?? undefined;
     },
   };
 }
