@@ -62,6 +62,8 @@ describe('checks run by the server', () => {
     // A second check writing the same metrics needs its own prefix.
     assertError(await client.asAdmin('POST', `/objects/${o.id}/props`, { name: 'check2', type_id: 8, value: httpCheck() }), 400, 'BadRequest', /value\.prefix/);
     await client.created(`/objects/${o.id}/props`, { name: 'check2', type_id: 8, value: httpCheck({ prefix: 'web2', enabled: false }) });
+    // An object value is bounded as text is (64 KiB of JSON), whatever the property type.
+    assertError(await client.asAdmin('POST', `/objects/${o.id}/props`, { name: 'huge', type_id: 3, value: { blob: 'x'.repeat(70_000) } }), 400, 'BadRequest', /65536/);
     // Free text stays a plain service property, not a check.
     await client.created(`/objects/${o.id}/props`, { name: 'note', type_id: 8, value: 'restart with systemctl' });
     const checks = (await client.asAdmin('GET', `/objects/${o.id}/checks`)).body as any[];

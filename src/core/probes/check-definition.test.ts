@@ -78,5 +78,7 @@ test('bad definitions name the field', () => {
   refuses({ type: 'snmp', target: 'h', interval: 1000, version: '3', oids: ['1.3.6'] }, /^value\.user: required/);
   refuses({ type: 'snmp', target: 'h', interval: 1000, version: '3', oids: ['1.3.6'], user: { name: 'u', authKey: 'short' } }, /^value\.user\.authKey/);
   refuses({ type: 'tcp', target: 'h:1', interval: 1000, prefix: 'a b' }, /^value\.prefix/);
+  refuses({ type: 'snmp', target: 'h', interval: 1000, oids: [{ oid: '1.3.6', name: 'error' }] }, /^value\.oids\[0\]\.name: "error" is a metric every check writes/);
+  refuses({ type: 'snmp', target: 'h', interval: 1000, oids: [{ oid: '1.3.6', name: 'x', scale: 1e300 }] }, /^value\.oids\[0\]\.scale/);
   refuses({ type: 'tcp', target: 'h:1', interval: 1000, url: 'x' }, /^value\.url: not a field/);
 });
