@@ -20,6 +20,16 @@ function startAgent(server: TestServer, token: string, name: string): { child: C
   return { child, output: () => out };
 }
 
+/** A wait that, when it fails, says what the agent printed (and whether it died). */
+async function watching<T>(agent: { child: ChildProcess; output: () => string }, wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (err) {
+    const { exitCode, signalCode } = agent.child;
+    throw Object.assign(err as Error, { message: `${(err as Error).message}\nagent (exit ${exitCode ?? signalCode ?? 'none'}) printed:\n${agent.output()}` });
+  }
+}
+
 const exited = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
 
 describe('remote agent', () => {
@@ -47,9 +57,10 @@ describe('remote agent', () => {
   it('runs the checks assigned to it, reports, and its objects go stale when it stops', async () => {
     // One check for the agent, one for the server: the server must not run the agent's.
     const o = await client.mkObject({ name: 'branch-router', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target, interval: 250, agent: 'branch-1' } }] });
-    const { child, output } = startAgent(server, token, 'branch-1');
+    const first = startAgent(server, token, 'branch-1');
+    const { child, output } = first;
     agents.push(child);
-    const stat = await until('a result from the agent', () => client.asAdmin('GET', `/objects/${o.id}/stat`), (r) => r.body.available === 1, 20_000);
+    const stat = await watching(first, until('a result from the agent', () => client.asAdmin('GET', `/objects/${o.id}/stat`), (r) => r.body.available === 1, 30_000));
     assert.ok(stat.body.latency >= 0);
     await until('Working', () => client.asAdmin('GET', `/objects/${o.id}`), (r) => r.body.state_id === 3);
     const counters = (await call(server, 'GET', '/probes/counters', { headers: adminAuth })).body;
@@ -79,7 +90,7 @@ describe('remote agent', () => {
     // Back again: up, and data brings the object back to Working.
     const again = startAgent(server, token, 'branch-1');
     agents.push(again.child);
-    await until('Working again', () => client.asAdmin('GET', `/objects/${o.id}`), (r) => r.body.state_id === 3, 20_000);
+    await watching(again, until('Working again', () => client.asAdmin('GET', `/objects/${o.id}`), (r) => r.body.state_id === 3, 30_000));
     assert.equal((await client.asAdmin('GET', `/agents/${agent.id}`)).body.status, 'up');
     again.child.kill('SIGTERM');
     await exited(again.child);
@@ -113,9 +124,10 @@ describe('remote agent', () => {
     const on = await client.mkObject({ name: 'branch-on', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target, interval: 250, agent: 'branch-2' } }] });
     const off = await client.mkObject({ name: 'branch-off', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target, interval: 250, agent: 'branch-2' } }] });
     assert.equal((await client.asAdmin('PUT', `/objects/${off.id}/state`, { state_id: 9 })).status, 200);
-    const { child, output } = startAgent(server, token, 'branch-2');
+    const second = startAgent(server, token, 'branch-2');
+    const { child, output } = second;
     agents.push(child);
-    await until('a result for the enabled object', () => client.asAdmin('GET', `/objects/${on.id}/stat`), (r) => r.body.available === 1, 20_000);
+    await watching(second, until('a result for the enabled object', () => client.asAdmin('GET', `/objects/${on.id}/stat`), (r) => r.body.available === 1, 30_000));
     assert.deepEqual((await client.asAdmin('GET', `/objects/${off.id}/stat`)).body, {});
     const first = ((await client.asAdmin('GET', '/agents')).body as any[]).find((a) => a.name === 'branch-2');
     assert.equal(first.checks, 1);
