@@ -1,7 +1,7 @@
 // One JSON document of an object (state conditions, incident conditions, state triggers):
 // shown in a textarea, replaced with PUT, removed with DELETE. The server validates it and
 // answers 400 naming the element at fault; that message is shown as is.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
@@ -27,9 +27,13 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
   const action = useAction();
   const [saved, setSaved] = useState('');
 
-  useEffect(() => {
-    if (doc.data) setText(JSON.stringify(doc.data, null, 2));
-  }, [doc.data]);
+  // The text follows a newly loaded document in the same render (not in an effect after paint,
+  // where typing that came between the two would be overwritten).
+  const [shown, setShown] = useState<unknown>();
+  if (doc.data !== undefined && doc.data !== shown) {
+    setShown(doc.data);
+    setText(JSON.stringify(doc.data, null, 2));
+  }
 
   const run = async (change: () => Promise<unknown>, done: string) => {
     setSaved('');
@@ -66,7 +70,7 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
         </button>
       </details>
       <Field label={`${title} (JSON)`}>
-        <textarea rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))} spellCheck={false} value={textValue} onChange={(e) => setText(e.target.value)} disabled={doc.data === undefined && doc.loading} />
+        <textarea rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))} spellCheck={false} value={textValue} onChange={(e) => setText(e.target.value)} disabled={doc.data === undefined && !doc.error} />
       </Field>
       <ErrorBanner error={action.error ?? doc.error} />
       {saved ? (
