@@ -1,5 +1,8 @@
 // The named rights of this API family (api-extensions.md "Users"). Routes declare the one
-// they need in their config; the bootstrap admin holds all of them.
+// they need in their config; the bootstrap admin holds all of them. A user without rights is
+// read-only: every change but to its own account and presets needs a right named here.
+// `push-data` and `manage-incidents` are Vigil's own: the family names no right for sending
+// measurements (device accounts that only push) or for acting on incidents.
 export const RIGHTS = [
   'manage-users',
   'read-security-log',
@@ -22,6 +25,8 @@ export const RIGHTS = [
   'view-section-stat',
   'view-section-monitoring',
   'view-section-history-graph',
+  'push-data',
+  'manage-incidents',
 ] as const;
 
 export type Right = (typeof RIGHTS)[number];
