@@ -308,7 +308,7 @@ export interface paths {
                         language?: string;
                         contacts?: unknown[];
                         eventFilter?: unknown[];
-                        permissions?: ("manage-users" | "read-security-log" | "manage-objects" | "create-objects" | "modify-objects" | "delete-objects" | "manage-links" | "create-links" | "modify-links" | "manage-classes" | "manage-configuration" | "manage-history" | "manage-properties" | "manage-service-properties" | "run-bulks" | "execute-operations" | "manage-operations" | "entityPermissions" | "view-section-stat" | "view-section-monitoring" | "view-section-history-graph")[];
+                        permissions?: ("manage-users" | "read-security-log" | "manage-objects" | "create-objects" | "modify-objects" | "delete-objects" | "manage-links" | "create-links" | "modify-links" | "manage-classes" | "manage-configuration" | "manage-history" | "manage-properties" | "manage-service-properties" | "run-bulks" | "execute-operations" | "manage-operations" | "entityPermissions" | "view-section-stat" | "view-section-monitoring" | "view-section-history-graph" | "push-data" | "manage-incidents")[];
                         objectPermissions?: {
                             include: (number | string)[];
                             exclude?: (number | string)[];
@@ -499,7 +499,7 @@ export interface paths {
                         language?: string;
                         contacts?: unknown[];
                         eventFilter?: unknown[];
-                        permissions?: ("manage-users" | "read-security-log" | "manage-objects" | "create-objects" | "modify-objects" | "delete-objects" | "manage-links" | "create-links" | "modify-links" | "manage-classes" | "manage-configuration" | "manage-history" | "manage-properties" | "manage-service-properties" | "run-bulks" | "execute-operations" | "manage-operations" | "entityPermissions" | "view-section-stat" | "view-section-monitoring" | "view-section-history-graph")[];
+                        permissions?: ("manage-users" | "read-security-log" | "manage-objects" | "create-objects" | "modify-objects" | "delete-objects" | "manage-links" | "create-links" | "modify-links" | "manage-classes" | "manage-configuration" | "manage-history" | "manage-properties" | "manage-service-properties" | "run-bulks" | "execute-operations" | "manage-operations" | "entityPermissions" | "view-section-stat" | "view-section-monitoring" | "view-section-history-graph" | "push-data" | "manage-incidents")[];
                         objectPermissions?: {
                             include: (number | string)[];
                             exclude?: (number | string)[];
