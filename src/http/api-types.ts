@@ -10,8 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without signing in. */
     public?: boolean;
-    /** The right a caller needs; 403 naming it otherwise. */
-    right?: Right;
+    /** The right a caller needs, or a list of rights any one of which will do; 403 naming them otherwise. */
+    right?: Right | readonly Right[];
     /** With `right`: a caller may also act on their own user (path parameter `id`). */
     allowSelf?: boolean;
   }

@@ -1,15 +1,22 @@
 // The one authentication and authorization hook. Every route is private unless its config
 // says `public: true`; a route's needed right is read from its own config, never from its URL.
+// A route may name several rights when any one of them will do (measurements: `push-data` for
+// device accounts, or the operator's modify right), so the rule stays on the route, in one place.
 // Credentials seen recently are resolved synchronously (no promise, no I/O); only a cache
 // miss takes the asynchronous path through stores and password hashing.
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AuthService, Credentials, Principal } from '../modules/auth/service.js';
 import type { SecurityLogService } from '../modules/security-log/service.js';
+import type { Right } from '../modules/users/rights.js';
 import { clientContext } from './client-context.js';
 import { readCookie } from './cookies.js';
 import { AppError, forbidden } from './errors.js';
 
-type RouteAccess = Pick<FastifyContextConfig, 'right' | 'allowSelf'>;
+/** A route's access rule as its hook keeps it: `rights` are alternatives, any one will do. */
+interface RouteAccess {
+  rights?: readonly Right[];
+  allowSelf?: boolean;
+}
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const SESSION_COOKIE = 'sid';
@@ -70,10 +77,10 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService, 
         return deny(request, principal, new AppError('Forbidden', `Forbidden: header ${CSRF_HEADER} must equal the ${CSRF_COOKIE} cookie`), 'session');
       }
     }
-    const { right, allowSelf } = config;
-    if (right && !principal.rights.has(right)) {
+    const { rights, allowSelf } = config;
+    if (rights && !rights.some((r) => principal.rights.has(r))) {
       const self = allowSelf && (request.params as { id?: string }).id === principal.user.id;
-      if (!self) return deny(request, principal, forbidden(right), 'rights');
+      if (!self) return deny(request, principal, forbidden(rights.join('" or "')), 'rights');
     }
     return undefined;
   }
@@ -105,7 +112,8 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService, 
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as FastifyContextConfig;
     if (config.public) return;
-    const hook = hookFor({ right: config.right, allowSelf: config.allowSelf });
+    const rights = config.right === undefined ? undefined : [config.right].flat();
+    const hook = hookFor({ rights, allowSelf: config.allowSelf });
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [hook, ...existing];
   });

@@ -13,6 +13,7 @@ import { IdParams } from '../entities/schemas.js';
 import type { HistoryQuery } from './history-query.js';
 import { MAX_LAST_LENGTH } from './history-query.js';
 import type { HistoryService } from './history-service.js';
+import { ANY_PUSH_RIGHTS, LINK_PUSH_RIGHTS, OBJECT_PUSH_RIGHTS } from './push-rights.js';
 import { MAX_BATCH_ITEMS, type StatService } from './stat-service.js';
 
 const SeriesSchema = Type.Object({
@@ -43,6 +44,13 @@ const BatchBody = Type.Unknown({
   description: `Array of at most ${MAX_BATCH_ITEMS} items {"entityId": "12", "timestamp": 1700000000000 (optional), "data": {...}}. All items are checked first: one bad item stores nothing.`,
 });
 
+const PUSH_GATE = { objects: OBJECT_PUSH_RIGHTS, links: LINK_PUSH_RIGHTS, entities: ANY_PUSH_RIGHTS } as const;
+const PUSH_RIGHTS_TEXT = {
+  objects: 'Right push-data, modify-objects or manage-objects.',
+  links: 'Right push-data, modify-links or manage-links.',
+  entities: 'Right push-data, or the modify right of the entity\'s kind (objects: modify-objects or manage-objects; links: modify-links or manage-links).',
+} as const;
+
 /** Buckets one series of a downsampled answer may have. */
 const MAX_BUCKETS = 1_000_000;
 
@@ -70,9 +78,11 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
     schema: {
       tags: ['data'],
       summary: 'Push measurements of many entities at once (for agents); 204 once stored and evaluated',
+      description: `Right push-data, or the modify right of each item's kind (objects: modify-objects or manage-objects; links: modify-links or manage-links).`,
       body: BatchBody,
       response: { 204: Type.Null() },
     },
+    config: { right: ANY_PUSH_RIGHTS },
   }, async (req, reply) => {
     await stat.pushBatch(actor(req), req.body);
     return reply.code(204).send(null);
@@ -87,7 +97,9 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
     };
 
     api.post(`/${prefix}/:id/stat`, {
-      schema: { tags, summary: 'Push measurements; 204 once stored and evaluated', params: IdParams, body: StatBody, response: { 204: Type.Null() } },
+      schema: { tags, summary: 'Push measurements; 204 once stored and evaluated', description: PUSH_RIGHTS_TEXT[prefix], params: IdParams, body: StatBody, response: { 204: Type.Null() } },
+      // /entities takes either kind: the service checks the entity's own kind after this gate.
+      config: { right: PUSH_GATE[prefix] },
     }, async (req, reply) => {
       await stat.push(actor(req), entityOf(req), req.body);
       return reply.code(204).send(null);

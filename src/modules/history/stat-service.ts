@@ -1,4 +1,5 @@
-// Turns what clients push into intake items: access checked, payload flattened and bounded,
+// Turns what clients push into intake items: access checked (the push right for the entity's
+// kind, then objectPermissions), payload flattened and bounded,
 // timestamp validated. All items of a request are checked before any is stored, so a bad item
 // in a batch stores nothing.
 import { refuseUnknownFields } from '../../http/known-fields.js';
@@ -7,11 +8,13 @@ import { AppError, badRequest } from '../../http/errors.js';
 import type { StatIntake, StatItem } from '../../intake/stat-intake.js';
 import { type EntityActor, canChange, outsidePermissions, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
+import { requirePushRight } from './push-rights.js';
 
 export const MAX_BATCH_ITEMS = 1000;
 
 export function createStatService({ catalog, intake, clock, maxFutureMs }: { catalog: Catalog; intake: StatIntake; clock: () => number; maxFutureMs: number }) {
   function item(actor: EntityActor, entity: MemEntity, body: unknown, timestamp: unknown, where: string, now: number): StatItem {
+    requirePushRight(actor, entity);
     if (!canChange(actor, entity)) throw outsidePermissions(`entity ${entity.id}`);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new AppError('InvalidContent', `${where}: expected a JSON object of measurements`);

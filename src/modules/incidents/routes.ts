@@ -1,6 +1,7 @@
 // Incidents, their comments and history, and incident levels. Every incident route acts only on
-// incidents whose entity the caller can see (404 otherwise); level changes need the right
-// manage-configuration.
+// incidents whose entity the caller can see (404 otherwise). Reading needs no right; every
+// action on incidents (raise, acknowledge, comment, clear, ...) needs manage-incidents, as a user
+// without rights is read-only; level changes need manage-configuration.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
@@ -16,6 +17,8 @@ import type { IncidentsService } from './service.js';
 const tags = ['incidents'];
 const access = 'Only incidents whose entity the caller can see (others answer 404, lists leave them out).';
 const Empty = { 204: Type.Null() };
+/** The right every incident-changing route declares. */
+const act = { right: 'manage-incidents' } as const;
 
 export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; levels: IncidentLevelsService; access: ReturnType<typeof createAccess> }): void {
   const { incidents } = deps;
@@ -36,10 +39,11 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
     schema: {
       tags,
       summary: 'Raise a manual incident (type 3)',
-      description: 'On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.',
+      description: 'Right manage-incidents. On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.',
       body: CreateIncidentBody,
       response: { 201: IncidentSchema },
     },
+    config: act,
   }, async (req, reply) => reply.code(201).send(await incidents.create(actor(req), req.body)));
 
   const actions = [
@@ -51,7 +55,8 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
   ] as const;
   for (const a of actions) {
     api.post(`/incidents/:id/${a.path}`, {
-      schema: { tags, summary: a.summary, description: `Empty body; answers 204 with no body. ${access}`, params: IncidentParams, response: Empty },
+      schema: { tags, summary: a.summary, description: `Right manage-incidents. Empty body; answers 204 with no body. ${access}`, params: IncidentParams, response: Empty },
+      config: act,
     }, async (req, reply) => {
       await a.run(actor(req), req.params.id);
       return reply.code(204).send(null);
@@ -62,12 +67,13 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
     schema: {
       tags,
       summary: 'Comment on an active incident',
-      description: `Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. ${access}`,
+      description: `Right manage-incidents. Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. ${access}`,
       consumes: ['text/plain', 'application/json'],
       params: IncidentParams,
       body: CommentBody,
       response: { 201: CommentSchema },
     },
+    config: act,
   }, async (req, reply) => reply.code(201).send(await incidents.comment(actor(req), req.params.id, req.body)));
 
   api.get('/incidents/:id/comments', {
