@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps) {
       healthRoutes(api, { readiness: deps.readiness });
       authRoutes(api, {
         auth: deps.auth,
+        users: deps.users,
         cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.max(1, Math.floor(deps.config.session.absoluteTimeoutMs / 1000)) },
       });
       usersRoutes(api, { users: deps.users });

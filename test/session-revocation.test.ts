@@ -28,7 +28,7 @@ test('an admin password reset ends every session of the user', async () => {
 test('changing your own password keeps your session and ends your others', async () => {
   const mine = await signIn(s, 'carol', 'carol-2');
   const other = await signIn(s, 'carol', 'carol-2');
-  const change = await call(s, 'PATCH', `/users/${carol.id}`, { headers: mine.unsafeHeaders, body: { password: 'carol-3' } });
+  const change = await call(s, 'PATCH', `/users/${carol.id}`, { headers: mine.unsafeHeaders, body: { password: 'carol-3', currentPassword: 'carol-2' } });
   assert.equal(change.status, 200, change.text);
   assert.equal(await status(mine.cookie), 200);
   assert.equal(await status(other.cookie), 401);

@@ -82,7 +82,8 @@ describe('sign-in, cookies and CSRF', () => {
     }
     assert.equal((await call(s, 'GET', `/users/${eve.id}`, { headers: adminAuth })).body.email, '', 'refused PATCH changed nothing');
 
-    const created = await call(s, 'POST', `/users/${eve.id}/auth-token`, { headers: session.unsafeHeaders });
+    // A session minting its own token re-enters the password (test/account-reauth.test.ts).
+    const created = await call(s, 'POST', `/users/${eve.id}/auth-token`, { body: { password: 'eve-pass' }, headers: session.unsafeHeaders });
     assert.equal(created.status, 200, created.text);
     assert.equal((await call(s, 'GET', `/users/current?api-token=${created.body}`)).status, 200);
     const patched = await call(s, 'PATCH', `/users/${eve.id}`, { body: { email: 'eve@example.org' }, headers: session.unsafeHeaders });

@@ -5,7 +5,9 @@ import { CSRF_COOKIE, SESSION_COOKIE, principalOf } from '../../http/authenticat
 import { clientContext } from '../../http/client-context.js';
 import { clearCookie, setCookie } from '../../http/cookies.js';
 import { badRequest } from '../../http/errors.js';
-import { UserIdParams } from '../users/schemas.js';
+import { actorOf } from '../users/routes.js';
+import { TokenRequestBody, UserIdParams } from '../users/schemas.js';
+import type { UsersService } from '../users/service.js';
 import type { AuthService } from './service.js';
 
 const tags = ['sessions and tokens'];
@@ -23,7 +25,7 @@ export interface SessionCookieSettings {
   maxAgeSeconds: number;
 }
 
-export function authRoutes(app: Api, { auth, cookies }: { auth: AuthService; cookies: SessionCookieSettings }): void {
+export function authRoutes(app: Api, { auth, users, cookies }: { auth: AuthService; users: UsersService; cookies: SessionCookieSettings }): void {
   const cookieOptions = (req: FastifyRequest) => ({
     path: '/',
     sameSite: 'lax' as const,
@@ -70,11 +72,22 @@ export function authRoutes(app: Api, { auth, cookies }: { auth: AuthService; coo
     schema: {
       tags,
       summary: 'Create the user\'s API token (replaces any earlier one); shown only in this answer',
+      description:
+        'Your own token needs your password in the body, `{"password": P}` (403 without it or when wrong; a request ' +
+        'with HTTP Basic has shown it already). A manager (`manage-users`) making one for another user needs none.',
       params: UserIdParams,
+      body: TokenRequestBody,
       response: { 200: Type.String({ description: 'the API token' }) },
     },
     config: { right: 'manage-users', allowSelf: true },
-  }, async (req, reply) => reply.type(JSON_TYPE).send(JSON.stringify(await auth.issueToken(req.params.id))));
+    // No body at all (the usual request of a manager or of HTTP Basic) is an empty one.
+    preValidation: async (req) => {
+      if (req.body === undefined || req.body === null) req.body = {};
+    },
+  }, async (req, reply) => {
+    await users.confirmTokenRequest(req.params.id, actorOf(principalOf(req)), req.body.password);
+    return reply.type(JSON_TYPE).send(JSON.stringify(await auth.issueToken(req.params.id)));
+  });
 
   app.delete('/users/:id/auth-token', {
     schema: { tags, summary: 'Revoke the user\'s API token', params: UserIdParams, response: { 204: Type.Null() } },

@@ -6,7 +6,7 @@ import type { UsersService } from './service.js';
 
 const tags = ['users'];
 const page = (q: { limit?: number; skip?: number }) => ({ limit: q.limit ?? 1000, skip: q.skip ?? 0 });
-const actorOf = (p: ReturnType<typeof principalOf>) => ({ userId: p.user.id, rights: p.rights, sessionIdHash: p.session?.idHash });
+export const actorOf = (p: ReturnType<typeof principalOf>) => ({ userId: p.user.id, rights: p.rights, sessionIdHash: p.session?.idHash, method: p.method });
 
 export function usersRoutes(app: Api, { users }: { users: UsersService }): void {
   app.get('/users', {
@@ -36,6 +36,7 @@ export function usersRoutes(app: Api, { users }: { users: UsersService }): void 
     schema: {
       tags,
       summary: 'Change a user (yourself: email, language and password only)',
+      description: 'Changing your own password needs `currentPassword` (a request with HTTP Basic has shown it already); a manager changing another user\'s password does not.',
       params: UserIdParams,
       body: PatchUserBody,
       response: { 200: UserSchema },

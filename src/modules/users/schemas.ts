@@ -50,8 +50,19 @@ export const CreateUserBody = Type.Object({
 });
 export type CreateUserInput = Static<typeof CreateUserBody>;
 
-export const PatchUserBody = Type.Partial(CreateUserBody);
+export const PatchUserBody = Type.Partial(Type.Object({
+  ...CreateUserBody.properties,
+  currentPassword: Type.String({
+    maxLength: 1024,
+    description: 'Your current password: needed to change your own password (not with HTTP Basic, which carries it)',
+  }),
+}));
 export type PatchUserInput = Static<typeof PatchUserBody>;
+
+/** POST /users/:id/auth-token: your own token needs your password (not with HTTP Basic). */
+export const TokenRequestBody = Type.Object({
+  password: Type.Optional(Type.String({ maxLength: 1024, description: 'Your password, when the token is your own' })),
+});
 
 export const UserIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 

@@ -5,6 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js'
 import { QueryError } from '../../core/safe-query.js';
 import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore } from '../../storage/types.js';
 import { hashPassword } from '../auth/password.js';
+import { createReauth, type ProofMethod } from './reauth.js';
 import { RIGHTS, isRight, type Right } from './rights.js';
 import type { CreateUserInput, PatchUserInput, UserView } from './schemas.js';
 import { compileUserFilter } from './user-filter.js';
@@ -18,10 +19,12 @@ export interface Actor {
   rights: ReadonlySet<string>;
   /** The caller's session, when they came with one. */
   sessionIdHash?: string;
+  /** How the caller signed in: changing one's own credentials needs the password unless 'basic'. */
+  method: ProofMethod;
 }
 
 /** Fields a user may change on their own account without `manage-users`. */
-const SELF_EDITABLE = new Set(['email', 'language', 'password']);
+const SELF_EDITABLE = new Set(['email', 'language', 'password', 'currentPassword']);
 
 export interface UsersServiceDeps {
   users: UsersStore;
@@ -56,6 +59,7 @@ export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
 
 export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
   const cache = new Map<string, { user: UserRecord; at: number }>();
+  const reauth = createReauth(clock);
   const remember = (user: UserRecord) => {
     cache.set(user.id, { user, at: clock() });
     return user;
@@ -172,6 +176,10 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
         }
       }
       if (isSelf && patch.status === STATUS_BLOCKED) throw conflict('you cannot block your own account');
+      // A manager resetting someone else's password needs no proof; one's own (admins too) does.
+      if (isSelf && patch.password !== undefined) {
+        await reauth.confirm(current, actor.method, patch.currentPassword, 'currentPassword', 'changing your own password');
+      }
       const changes: UserChanges = {
         login: patch.login,
         email: patch.email,
@@ -211,6 +219,15 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
         if (err instanceof QueryError) throw badRequest(err.message);
         throw err;
       }
+    },
+
+    /**
+     * Before a new API token is made: one's own needs the password (`given`) unless the
+     * request came with HTTP Basic; a manager making one for someone else needs none.
+     */
+    async confirmTokenRequest(id: string, actor: Actor, given: string | undefined): Promise<void> {
+      if (actor.userId !== id) return;
+      await reauth.confirm(await mustGet(id), actor.method, given, 'password', 'creating your own API token');
     },
 
     /** Stores (or clears) the hash of the user's API token; the old token stops working. */
