@@ -1,7 +1,7 @@
 // Which entities a user may see, from their objectPermissions: the subtrees under `include`
 // minus the subtrees under `exclude`. An object under several parents is inside a subtree
 // when any of its paths passes through it. A link is visible when both its ends are.
-import { type EntityGraph, ROOT_ID } from './entity-graph.js';
+import { type EntityGraph, MAX_PATHS, ROOT_ID } from './entity-graph.js';
 
 export interface ObjectAccessList {
   include: ReadonlyArray<string | number>;
@@ -37,4 +37,52 @@ export function visibilityOf(graph: EntityGraph, list: ObjectAccessList | null |
     canRead: (id) => id === ROOT_ID || included.has(id),
     hasLink: (source, target) => included.has(source) && included.has(target),
   };
+}
+
+/**
+ * Every root-to-object path the user may see (ids, root first). A path through a hidden object
+ * is left out whole: showing it with the hidden part cut out would tell that the object has a
+ * parent the user cannot see. Only above the top of the user's part of the tree (an object none
+ * of whose parents they see, e.g. an included object) is the hidden part cut out, since every
+ * path to it crosses that part. Same cap as `pathsTo`.
+ */
+export function visiblePaths(graph: EntityGraph, visibility: Visibility, id: string): string[][] {
+  if (visibility.all) return graph.pathsTo(id);
+  if (!graph.hasObject(id)) return [];
+  const out: string[][] = [];
+  const keys = new Set<string>();
+  const push = (path: string[]) => {
+    const key = path.join();
+    if (keys.has(key)) return;
+    keys.add(key);
+    out.push(path);
+  };
+  const walk = (node: string, below: string[]): void => {
+    if (out.length >= MAX_PATHS) return;
+    const path = [node, ...below];
+    const parents = graph.parentsOf(node);
+    if (parents.length === 0) return push(path);
+    const seen = parents.filter((p) => visibility.canRead(p));
+    if (seen.length === 0) return push([ROOT_ID, ...path]);
+    for (const p of seen) walk(p, path);
+  };
+  walk(id, []);
+  return out;
+}
+
+/**
+ * `given` in place of the members of `current` the user sees; the members they do not see stay,
+ * where they were. A user shown only part of a list (an object's parents) sends back that part:
+ * sending it unchanged changes nothing, and no edit drops what they were never shown.
+ */
+export function replaceVisible(visibility: Visibility, current: readonly string[], given: readonly string[]): string[] {
+  if (visibility.all) return [...given];
+  const rest = [...given];
+  const out: string[] = [];
+  for (const id of current) {
+    if (!visibility.canRead(id)) out.push(id);
+    else if (rest.length > 0) out.push(rest.shift()!);
+  }
+  out.push(...rest);
+  return out;
 }

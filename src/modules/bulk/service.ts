@@ -82,7 +82,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
     return { name, value: v as PropertyInputT['value'], type_id: type_id as number | undefined };
   }
 
-  function checkModify(value: unknown, where: string): PatchObjectInput {
+  function checkModify(actor: EntityActor, value: unknown, where: string): PatchObjectInput {
     if (!isObject(value)) throw badRequest(`${where}: an object of fields to change`);
     for (const key of Object.keys(value)) {
       if (!BULK_MODIFIABLE.has(key)) throw badRequest(`${where}.${key}: cannot be changed in bulk (allowed: ${[...BULK_MODIFIABLE].join(', ')})`);
@@ -97,7 +97,9 @@ export function createBulkService({ catalog, store, search, objects, properties,
       if (patch.parent_id !== undefined) {
         const ids = idList('parent_id', patch.parent_id);
         if (ids.length === 0) throw badRequest('parent_id: at least one parent');
-        for (const p of ids) if (!catalog.objects.has(p)) throw badRequest(`parent_id: unknown object ${p}`);
+        // A parent the actor cannot see is refused here like an absent one, not later by the job
+        // (which would tell the two apart). Kept hidden parents: see ObjectsService.changeWrites.
+        for (const p of ids) if (!catalog.objects.has(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
       }
     } catch (err) {
       if (err instanceof AppError) throw badRequest(`${where}.${err.message}`);
@@ -116,7 +118,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
       const [key, value] = Object.entries(op)[0]!;
       if (key === 'modify') {
         requireAnyRight(actor, 'modify-objects', 'manage-objects');
-        return { kind: 'modify', patch: checkModify(value, `${where}.modify`) };
+        return { kind: 'modify', patch: checkModify(actor, value, `${where}.modify`) };
       }
       if (key === PROPERTY_OP) {
         const list = Array.isArray(value) ? value : [value];

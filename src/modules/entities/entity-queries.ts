@@ -1,6 +1,6 @@
 // Reading objects, links and entity listings, always through the actor's visibility.
 // Lists walk the catalog in id order and build records for one page only.
-import { ROOT_ID } from '../../core/entity-graph.js';
+import { visiblePaths } from '../../core/visibility.js';
 import { notFound } from '../../http/errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
@@ -67,12 +67,10 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
-    /** Every root-to-object path; hidden ancestors are left out of a path. */
+    /** Every root-to-object path the actor may see; one through a hidden object is left out whole. */
     paths(actor: EntityActor, id: string): Array<Array<{ id: string; name: string }>> {
       const o = visibleObject(actor, id);
-      return catalog.graph
-        .pathsTo(o.id)
-        .map((path) => path.filter((node) => node === ROOT_ID || actor.visibility.canRead(node)).map((node) => ({ id: node, name: catalog.objects.get(node)?.name ?? '' })));
+      return visiblePaths(catalog.graph, actor.visibility, o.id).map((path) => path.map((node) => ({ id: node, name: catalog.objects.get(node)?.name ?? '' })));
     },
 
     listLinks(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemLink> {

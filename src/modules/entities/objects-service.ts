@@ -2,12 +2,15 @@
 import { ROOT_ID } from '../../core/entity-graph.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { CatalogWrite, ObjectRow } from '../../storage/catalog-types.js';
-import { type EntityActor, canChange, outsidePermissions as outside, requireAnyRight } from '../catalog/access.js';
+import { replaceVisible } from '../../core/visibility.js';
+import { type EntityActor, canChange, canSee, outsidePermissions as outside, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import { type Catalog, type MemObject, rowOf } from '../catalog/catalog.js';
 import { classIdOf, clientDataText, idList, lookup, newProperties, tagIdsOf } from './entity-input.js';
 import type { PropertyRules } from './property-rules.js';
 import type { CreateObjectInput, PatchObjectInput } from './schemas.js';
+
+const discoveryInUse = (discoveryId: string) => conflict(`discovery_id "${discoveryId}" is in use by another object`);
 
 export interface ObjectsServiceDeps {
   catalog: Catalog;
@@ -24,21 +27,39 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
     return o;
   }
 
-  /** Parent ids that exist, are visible, and may take a child from this actor. */
-  function parentsOf(actor: EntityActor, value: NonNullable<CreateObjectInput['parent_id']>): string[] {
+  /**
+   * The parents `value` gives an object that has `current` ones. Each given id exists and is
+   * visible (a hidden one reads as unknown, like an absent one); one the object does not have
+   * yet must also take a child from this actor. The given list replaces only the parents the
+   * actor sees: those it cannot see stay (a restricted user is only ever shown part of the list).
+   */
+  function parentsOf(actor: EntityActor, value: NonNullable<CreateObjectInput['parent_id']>, current: readonly string[] = []): string[] {
     const ids = idList('parent_id', value);
     if (ids.length === 0) throw badRequest('parent_id: an object needs at least one parent');
     for (const p of ids) {
       if (!catalog.objects.has(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
-      if (!actor.visibility.has(p)) throw outside(`parent ${p}`);
+      if (!current.includes(p) && !actor.visibility.has(p)) throw outside(`parent ${p}`);
     }
-    return ids;
+    return replaceVisible(actor.visibility, current, ids);
   }
 
-  function discoveryTaken(discoveryId: string | null, self: string | undefined): void {
+  /** A discovery id is unique; a holder the actor cannot see is not named (its id would leak). */
+  function discoveryTaken(actor: EntityActor, discoveryId: string | null, self: string | undefined): void {
     if (discoveryId === null) return;
     const holder = catalog.discovery.get(discoveryId);
-    if (holder !== undefined && holder !== self) throw conflict(`discovery_id "${discoveryId}" belongs to object ${holder}`);
+    if (holder === undefined || holder === self) return;
+    if (!actor.visibility.canRead(holder)) throw discoveryInUse(discoveryId);
+    throw conflict(`discovery_id "${discoveryId}" belongs to object ${holder}`);
+  }
+
+  /**
+   * Deleting must not remove what the actor cannot see: a link to a hidden object (a link cannot
+   * outlive its end) or a hidden descendant left without parents. Refused whole, naming neither.
+   */
+  function refuseHiddenCascade(actor: EntityActor, o: MemObject, gone: { objects: string[]; links: string[] }): void {
+    if (actor.visibility.all) return;
+    const hidden = gone.objects.some((c) => !actor.visibility.has(c)) || gone.links.some((l) => !canSee(actor, catalog.links.get(l)!));
+    if (hidden) throw conflict(`object ${o.id} has links or descendants you cannot see; deleting it would remove them`);
   }
 
   /** The writes of a change to one object (shared with bulk operations). */
@@ -51,7 +72,7 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
     let parentsChanged = false;
     if (input.parent_id !== undefined) {
       if (o.id === ROOT_ID) throw badRequest('parent_id: the root object has no parents');
-      const parents = parentsOf(actor, input.parent_id);
+      const parents = parentsOf(actor, input.parent_id, o.parent_id);
       if (catalog.graph.wouldCreateCycle(o.id, parents)) throw badRequest(`parent_id: object ${o.id} would become its own ancestor`);
       parentsChanged = parents.join() !== o.parent_id.join();
       row.parent_id = parents;
@@ -64,7 +85,7 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
     if (input.client_data !== undefined) row.client_data = clientDataText(input.client_data);
     if (input.discovery_id !== undefined) {
       row.discovery_id = input.discovery_id === '' ? null : input.discovery_id;
-      discoveryTaken(row.discovery_id, o.id);
+      discoveryTaken(actor, row.discovery_id, o.id);
     }
     const same = row.name === o.name && !parentsChanged && !tagsChanged && row.client_data === o.client_data && row.discovery_id === o.discovery_id;
     if (same) return undefined;
@@ -86,6 +107,8 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
       return catalog.mutate(() => {
         const now = clock();
         const known = input.discovery_id ? catalog.discovery.get(input.discovery_id) : undefined;
+        // A holder the actor cannot see is as absent, but the id stays unique: refused unnamed.
+        if (known !== undefined && !actor.visibility.canRead(known)) throw discoveryInUse(input.discovery_id!);
         if (known !== undefined) {
           // A known discovery_id: a discovery agent reports the object again, so it is updated.
           requireAnyRight(actor, 'modify-objects', 'manage-objects');
@@ -104,7 +127,7 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
           client_data: clientDataText(input.client_data), discovery_id: input.discovery_id ?? null, parent_id: parents,
           tags: tagIdsOf(catalog, input.tags ?? []), created: now, updated: now,
         };
-        discoveryTaken(row.discovery_id, undefined);
+        discoveryTaken(actor, row.discovery_id, undefined);
         const props = newProperties(catalog, rules, actor, id, input.properties, now);
         const writes: CatalogWrite[] = [
           { op: 'putObject', row },
@@ -130,9 +153,7 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
         const o = changeable(actor, id);
         if (o.id === ROOT_ID) throw conflict('the root object cannot be deleted');
         const gone = catalog.graph.cascade([o.id]);
-        if (!actor.visibility.all && gone.objects.some((c) => !actor.visibility.has(c))) {
-          throw outside('part of what deleting this object would remove');
-        }
+        refuseHiddenCascade(actor, o, gone);
         const now = clock();
         const writes: CatalogWrite[] = [{ op: 'deleteEntities', ids: [...gone.links, ...gone.objects] }];
         for (const l of gone.links) writes.push(auditWrite(actor.userId, 'delete', 'link', l, l, catalog.links.get(l), null, now));
