@@ -128,9 +128,11 @@ describe('a restricted user cannot touch hidden entities', () => {
     assert.equal((await asAdmin('GET', `/links/${t.L1}`)).body.target, t.A3);
   });
 
-  it('deleting an own object whose cascade would remove an excluded descendant → 403, nothing deleted', async () => {
+  it('deleting an own object whose cascade would remove an excluded descendant → 409, nothing deleted', async () => {
     const before = sortIds(idsOf((await asAdmin('GET', '/objects')).body));
-    assertError(await call(server, 'DELETE', `/objects/${t.A}`, { headers: ra() }), 403, 'Forbidden');
+    // Was 403; now the one refusal of every delete that would take what the user cannot see
+    // (a hidden descendant or a link to a hidden object): 409, naming none of it (issue 15).
+    assertError(await call(server, 'DELETE', `/objects/${t.A}`, { headers: ra() }), 409, 'Conflict');
     assert.deepEqual(sortIds(idsOf((await asAdmin('GET', '/objects')).body)), before);
     assert.equal((await asAdmin('GET', '/links')).body.length, 4);
   });
