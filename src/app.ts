@@ -10,6 +10,7 @@ import type { Api } from './http/api-types.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validators.js';
 import { API_PREFIX, openApiRoute, registerOpenApi } from './http/openapi.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps) {
 
   closeKeptAliveConnectionsOnClose(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
   await registerOpenApi(app, deps.version, { CheckDefinition: CheckDefinitionDoc });

@@ -1,6 +1,7 @@
 // The one error type of the program, and the one handler that turns any thrown error into
 // the API's `{code, message}` body. Services throw AppError; everything else is a bug (500).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hardenReply } from './security-headers.js';
 
 export type ErrorCode =
   | 'InvalidContent'
@@ -95,6 +96,8 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
  * handler runs (a path with bad percent-encoding), in the same `{code, message}` body.
  */
 export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these: the security headers are set here.
+  hardenReply(reply.type('application/json; charset=utf-8'));
   sendError(reply, toAppError(err) ?? new AppError('BadRequest', 'bad request'));
 }
 
