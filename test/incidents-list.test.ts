@@ -25,7 +25,8 @@ const q = (params: Record<string, string>) => '?' + new URLSearchParams(params).
 before(async () => {
   server = await startTestServer();
   adminId = await currentUserId(server);
-  await createUser(server, { login: 'list-other', password: 'pw-list-1', permissions: [] });
+  // Acting on incidents needs manage-incidents (a user without rights is read-only, issue 15).
+  await createUser(server, { login: 'list-other', password: 'pw-list-1', permissions: ['manage-incidents'] });
   a = await mkObject({ name: 'list-a' });
   b = await mkObject({ name: 'list-b' });
   // Levels 1, 2, 4, 1, 2 on a, b, a, b, a; the third gets two comments; the fourth is acknowledged by the other user.

@@ -25,7 +25,8 @@ const act = (id: string, action: string, headers: Record<string, string> = admin
 before(async () => {
   server = await startTestServer();
   adminId = await currentUserId(server);
-  otherId = (await createUser(server, { login: 'inc-other', password: 'pw-other-1', permissions: [] })).id;
+  // Acting on incidents needs manage-incidents (a user without rights is read-only, issue 15).
+  otherId = (await createUser(server, { login: 'inc-other', password: 'pw-other-1', permissions: ['manage-incidents'] })).id;
   host = await mkObject({ name: 'inc-host' });
 });
 after(async () => {

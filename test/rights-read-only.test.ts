@@ -153,3 +153,20 @@ describe('what a user without rights may still change', () => {
     assert.equal(preset.status, 201, preset.text);
   });
 });
+
+describe('remote agents', () => {
+  it('an agent is handed only the checks its user may push results for', async () => {
+    const agentUser = await createUser(server, { login: 'agent-only', password: PW, permissions: ['manage-service-properties'] });
+    const reg = await send('agent-only', 'POST', '/agents/register', { name: 'ro-agent' });
+    assert.equal(reg.status, 201, reg.text);
+    const target = (await mkObject({ name: 'ro-checked', properties: [{ name: 'tcp', type_id: 8, value: { type: 'tcp', target: '127.0.0.1:9', interval: 60_000, agent: 'ro-agent' } }] })).id;
+    const checksOf = async () => {
+      const res = await send('agent-only', 'POST', `/agents/${reg.body.id}/check-in`, {});
+      assert.equal(res.status, 200, res.text);
+      return (res.body.checks as Array<{ entityId: string }>).map((c) => c.entityId);
+    };
+    assert.deepEqual(await checksOf(), [], 'without a push right its results would be refused');
+    assert.equal((await asAdmin('PATCH', `/users/${agentUser.id}`, { permissions: ['manage-service-properties', 'push-data'] })).status, 200);
+    assert.deepEqual(await checksOf(), [target]);
+  });
+});

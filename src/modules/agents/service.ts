@@ -11,6 +11,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { AgentRow, AgentsStore } from '../../storage/agent-types.js';
 import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { mayPush } from '../history/push-rights.js';
 import type { CheckIndex } from '../probes/check-index.js';
 
 export interface AgentView extends AgentRow {
@@ -142,7 +143,7 @@ export async function createAgentsService({ store, index, catalog, manualState, 
         const { entityId } = check;
         const entity = catalog.entity(entityId);
         // Only what the agent's user may push results to.
-        if (!entity || !canChange(actor, entity)) continue;
+        if (!entity || !canChange(actor, entity) || !mayPush(actor, entity)) continue;
         const prop = entity.properties.find((p) => p.id === check.propertyId);
         if (!prop) continue;
         checks.push({ key: check.key, entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
