@@ -157,6 +157,35 @@ describe('a delete never takes what the caller cannot see', () => {
   });
 });
 
+describe('deleting a tag or class does not reach hidden entities', () => {
+  it('a tag carried by a hidden entity is not deleted by a restricted user (409 naming none); one on visible entities is', async () => {
+    const secret = (await asAdmin('POST', '/tags', { name: 'on-hidden' })).body.id;
+    assert.equal((await asAdmin('PATCH', `/objects/${t.B1}`, { tags: [secret] })).status, 200);
+    assert.equal((await asAdmin('PATCH', `/objects/${t.A3}`, { tags: [secret] })).status, 200);
+    const res = await call(server, 'DELETE', `/tags/${secret}`, { headers: ra() });
+    assertError(res, 409, 'Conflict', /cannot/);
+    namesNone(res.body.message, [t.B1!]);
+    assert.deepEqual((await asAdmin('GET', `/objects/${t.B1}`)).body.tags, [secret]);
+    assert.equal((await asAdmin('GET', `/tags/${secret}`)).status, 200);
+
+    const open = (await asAdmin('POST', '/tags', { name: 'on-visible' })).body.id;
+    assert.equal((await asAdmin('PATCH', `/objects/${t.A3}`, { tags: [secret, open] })).status, 200);
+    assert.equal((await call(server, 'DELETE', `/tags/${open}`, { headers: ra() })).status, 204);
+    assert.deepEqual((await asAdmin('GET', `/objects/${t.A3}`)).body.tags, [secret]);
+    assert.equal((await asAdmin('DELETE', `/tags/${secret}`)).status, 204, 'the admin sees every carrier');
+  });
+
+  it('a class used by a hidden object: 409 that names no hidden id', async () => {
+    await createUser(server, { login: 'rd', password: PW, permissions: ['manage-classes'], objectPermissions: { include: [t.A] } });
+    const cls = (await asAdmin('POST', '/classes', { name: 'hidden-use' })).body.id;
+    const h = (await asAdmin('POST', '/objects', { name: 'classed-hidden', parent_id: [t.B], class_id: cls })).body.id;
+    const res = await call(server, 'DELETE', `/classes/${cls}`, { headers: as('rd', PW) });
+    assertError(res, 409, 'Conflict', /in use|used/);
+    namesNone(res.body.message, [h]);
+    assert.equal((await asAdmin('GET', `/classes/${cls}`)).status, 200);
+  });
+});
+
 describe('hidden ids do not leak', () => {
   it('/paths leaves out whole every path through a hidden object', async () => {
     const res = await call(server, 'GET', `/objects/${t.M}/paths`, { headers: ra() });

@@ -2,7 +2,7 @@
 // with manage-classes. A class in use by an entity, or built in, cannot be deleted.
 import { conflict } from '../../http/errors.js';
 import type { ClassRow } from '../../storage/catalog-types.js';
-import { type EntityActor, requireAnyRight } from '../catalog/access.js';
+import { type EntityActor, canSee, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { assertNameFree, findByTextId } from '../catalog/named.js';
@@ -49,8 +49,11 @@ export function createClassesService({ catalog, clock }: { catalog: Catalog; clo
       return catalog.mutate(() => {
         const row = get(id);
         if (row.builtIn) throw conflict(`class ${row.id} (${row.name}) is built in`);
-        for (const e of catalog.objects.values()) if (e.class_id === row.id) throw conflict(`class ${row.id} is used by object ${e.id}`);
-        for (const e of catalog.links.values()) if (e.class_id === row.id) throw conflict(`class ${row.id} is used by link ${e.id}`);
+        // A user the actor cannot see is not named (its id would leak).
+        const users = [...catalog.objects.values(), ...catalog.links.values()].filter((e) => e.class_id === row.id);
+        const shown = users.find((e) => canSee(actor, e));
+        if (shown) throw conflict(`class ${row.id} is used by ${shown.entityType === 1 ? 'object' : 'link'} ${shown.id}`);
+        if (users.length > 0) throw conflict(`class ${row.id} is in use`);
         const now = clock();
         return { writes: [{ op: 'deleteClass', id: row.id }, auditWrite(actor.userId, 'delete', 'class', row.id, null, row, null, now)], result: undefined };
       });

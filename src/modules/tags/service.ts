@@ -1,16 +1,37 @@
 // Tags: named labels that objects and links carry by id. A name is unique; deleting a tag
-// takes it off every entity (the store cascades, the catalog follows).
+// takes it off every entity (the store cascades, the catalog follows). Renaming or deleting a
+// tag changes every entity that carries it, so a user restricted by objectPermissions may do
+// so only when each of them is one it may change.
 import type { TagRow } from '../../storage/catalog-types.js';
-import { type EntityActor, requireAnyRight } from '../catalog/access.js';
+import { conflict } from '../../http/errors.js';
+import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { assertNameFree, findByTextId } from '../catalog/named.js';
 
 export const TAG_RIGHTS = ['manage-objects', 'modify-objects', 'manage-configuration'] as const;
 
+/** 409 like a class in use: the tag's carriers, not the caller's rights, forbid the change. */
+const usedOutside = (tag: TagRow) =>
+  conflict(`tag "${tag.name}" is also on entities you cannot change (outside your objectPermissions); a user who may change them can rename or delete it`);
+
 export function createTagsService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
   const get = (id: string): TagRow => findByTextId(catalog.tags, id, 'tag');
   const nameFree = (name: string, self?: string) => assertNameFree(catalog.tags.values(), name, 'tag', self);
+
+  /**
+   * Refuses a restricted actor when the tag is on an entity it may not change. The message
+   * names the tag only: which hidden entities carry it is not the actor's to learn. A full
+   * scan, as renaming a tag is rare and the catalog is in memory.
+   */
+  function assertAllChangeable(actor: EntityActor, tag: TagRow): void {
+    if (actor.visibility.all) return;
+    for (const map of [catalog.objects, catalog.links] as const) {
+      for (const entity of map.values()) {
+        if (entity.tags.includes(tag.id) && !canChange(actor, entity)) throw usedOutside(tag);
+      }
+    }
+  }
 
   return {
     list: (): TagRow[] => [...catalog.tags.values()],
@@ -31,6 +52,7 @@ export function createTagsService({ catalog, clock }: { catalog: Catalog; clock:
       return catalog.mutate(() => {
         const tag = get(id);
         if (tag.name === name) return { writes: [], result: tag };
+        assertAllChangeable(actor, tag);
         nameFree(name, tag.id);
         const now = clock();
         const row: TagRow = { ...tag, name, updated: now };
@@ -42,6 +64,8 @@ export function createTagsService({ catalog, clock }: { catalog: Catalog; clock:
       requireAnyRight(actor, ...TAG_RIGHTS);
       return catalog.mutate(() => {
         const tag = get(id);
+        // Deleting takes the tag off every carrier: one the actor cannot change (hidden) stays as it is.
+        assertAllChangeable(actor, tag);
         const now = clock();
         return { writes: [{ op: 'deleteTag', id: tag.id }, auditWrite(actor.userId, 'delete', 'tag', tag.id, null, tag, null, now)], result: undefined };
       });
