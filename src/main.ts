@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Readiness } from './modules/health/routes.js';
 import { createServices } from './services.js';
 import { startListeners } from './intake/listeners.js';
+import { securePrivateDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open-storage.js';
 
 const HOUR = 3_600_000;
@@ -45,6 +46,9 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   const readiness: Readiness = { ready: false };
 
+  // Before anything is written there: an older version left it readable by others.
+  const tightened = securePrivateDir(config.dataDir);
+  if (tightened.length > 0) logger.warn({ paths: tightened }, 'DATA_DIR was readable by other accounts: modes tightened to 0700 (directory) and 0600 (files)');
   const storage = await openStorage(config);
   const services = await createServices(config, storage, logger);
   const admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
@@ -136,6 +140,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config);
+  // Whatever the process creates (databases, the first admin password, files of libraries)
+  // is private to this account; data-dir.ts also sets modes explicitly.
+  process.umask(0o077);
   // Signals are watched from the start: one that arrives while starting stops the server as
   // soon as it is up.
   let stopRequested: string | undefined;

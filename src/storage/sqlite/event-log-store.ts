@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '../data-dir.js';
 import type { EventLogQuery, EventLogStore, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
 import type { WriterReply, WriterRequest } from './event-log-writer.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
@@ -58,6 +59,7 @@ function startWriter(file: string): Worker {
 export function createSqliteEventLogStore(dataDir: string): EventLogStore & { close(): Promise<void> } {
   const file = join(dataDir, EVENT_LOG_FILE);
   // The schema is made here, before the writer starts and before any read is prepared.
+  ensurePrivateFile(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

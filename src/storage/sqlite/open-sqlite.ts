@@ -1,7 +1,7 @@
 // Opens (creating if needed) the embedded SQLite database in DATA_DIR and assembles the stores.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile, securePrivateDir } from '../data-dir.js';
 import type { Storage } from '../types.js';
 import { createSqliteCatalogStore } from './catalog-store.js';
 import { createSqliteHistoryStore } from './history-store.js';
@@ -20,7 +20,9 @@ import { WriteGate } from './write-gate.js';
 export const SQLITE_FILE = 'vigil.db';
 
 export function openSqliteStorage(dataDir: string): Storage {
-  mkdirSync(dataDir, { recursive: true });
+  // Private to the server's account (see data-dir.ts); -wal and -shm take the file's mode.
+  securePrivateDir(dataDir);
+  ensurePrivateFile(join(dataDir, SQLITE_FILE));
   const db = new Database(join(dataDir, SQLITE_FILE));
   try {
     db.pragma('journal_mode = WAL');
