@@ -108,7 +108,8 @@ export interface SecurityEvent {
       request: { request: string; hostname: string; userAgent: string };
     };
   };
-  extra: { source: string; channel: string };
+  /** `count`: how many occurrences a folded record stands for (security-log repeat-folder.ts). */
+  extra: { source: string; channel: string; count?: number };
 }
 
 export interface StoredSecurityEvent extends SecurityEvent {

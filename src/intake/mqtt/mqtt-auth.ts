@@ -53,13 +53,14 @@ export function credentialsOf(username: string | undefined, password: Uint8Array
 }
 
 /**
- * Why the sign-in failed, as a CONNACK code: 4 when the login, password or token was wrong,
- * 5 when the client may not connect whatever it sends (anonymous, blocked account, locked
- * after repeated failures, tokens switched off).
+ * Why the sign-in failed, as a CONNACK code: 4 when the login, password or token was wrong
+ * (a blocked account is answered so too, by auth, so that its right password tells nothing),
+ * 5 when the client may not connect whatever it sends (anonymous, locked after repeated
+ * failures, tokens switched off).
  */
 function refusalCode(cred: Credentials, err: AppError): RefusalCode {
   if (cred.kind === 'malformed' || err.code === 'TooManyRequests') return CONNACK.notAuthorized;
-  return /blocked|disabled/.test(err.message) ? CONNACK.notAuthorized : CONNACK.badCredentials;
+  return /disabled/.test(err.message) ? CONNACK.notAuthorized : CONNACK.badCredentials;
 }
 
 export function mqttSignIn(auth: AuthService, logger: Logger) {

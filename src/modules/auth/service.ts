@@ -67,9 +67,16 @@ function decodeBasic(encoded: string): { login: string; password: string } | und
 }
 
 /** How a credential check ended: the checked thing, or why it failed and about whom. */
-type Outcome<T> = { ok: T } | { failure: string; userId: string | null };
+type Outcome<T> = { ok: T } | { failure: string; userId: string | null; login?: string };
 
 const sha256 = (s: string) => hash('sha256', s, 'base64url');
+
+// The answers to wrong credentials, per method; a blocked account gets the same ones.
+const WRONG_PASSWORD = 'wrong login or password';
+const INVALID_TOKEN = 'invalid API token';
+const NO_SESSION = 'no such session (signed out or expired)';
+/** The real reason, for the security log only. */
+const BLOCKED = 'account is blocked';
 const newSecret = () => randomBytes(32).toString('base64url');
 
 export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
@@ -86,15 +93,21 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
   /**
    * A refusal that is not a password or token guess (stale session cookie, tokens switched
-   * off, malformed header): logged as a failure once per address, reason and interval, since
-   * a client may repeat it with every request. Returns the error to throw.
+   * off, malformed header): logged as a failure folded per address, reason and interval (with
+   * its count), since a client may repeat it with every request. Returns the error to throw.
    */
   function refusal(ctx: ClientContext, source: SecuritySource, message: string, about: { login?: string; userId?: string | null } = {}): AppError {
-    if (!securityLog.isRepeat(`refusal\0${source}\0${ctx.remoteAddress}\0${message}`)) {
-      securityLog.record('login-failure', ctx, { login: about.login ?? '', userId: about.userId ?? null, message, source });
-    }
+    securityLog.recordRepeat(`refusal\0${source}\0${ctx.remoteAddress}\0${message}`, 'login-failure', ctx, { login: about.login ?? '', userId: about.userId ?? null, message, source });
     return unauthorized(message);
   }
+
+  /**
+   * The answer to a blocked (or expired) account, the same as to wrong credentials of that
+   * method, so that only the right password cannot tell that the account exists and is
+   * blocked; the security log keeps the real reason.
+   */
+  const asWrongCredentials = (method: AuthMethod): AppError =>
+    method === 'token' ? unauthorized(INVALID_TOKEN) : method === 'session' ? unauthorized(NO_SESSION) : unauthorized(WRONG_PASSWORD);
 
   // Activity must reach the store well within the idle timeout: a session re-read after its
   // cache entry expires would otherwise look idle while its user is active.
@@ -124,14 +137,14 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
 
   async function refuse(lock: LockReason, login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<never> {
     const seconds = Math.ceil(lock.retryAfterMs / 1000);
-    const lockKey = lock.scope === 'login' ? `login\0${login}` : `address\0${ctx.remoteAddress}`;
-    // Logged once per locked login or address per interval: a flood against a lock must not
-    // flood the security log.
-    if (!securityLog.isRepeat(lockKey)) {
+    // Folded per login, address and interval, with a count: a flood against a lock must not
+    // flood the security log, and no refusal goes unaccounted (from a second address either).
+    const lockKey = `locked\0${lock.scope}\0${login ?? ''}\0${ctx.remoteAddress}`;
+    if (!securityLog.countRepeat(lockKey)) {
       // The record is about that user (the log's userId query must find it); looked up only
-      // on this refused path, so a normal sign-in costs nothing more.
+      // for the first refusal of a series, so neither a sign-in nor a flood costs more.
       const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
-      securityLog.record('login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
+      securityLog.recordRepeat(lockKey, 'login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
     }
     throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
   }
@@ -158,7 +171,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     }
     if ('failure' in result) {
       const { failure, userId } = result;
-      securityLog.record('login-failure', ctx, { login: login ?? '', userId, message: failure, source });
+      securityLog.record('login-failure', ctx, { login: login ?? result.login ?? '', userId, message: failure, source });
       const locked = lockout.end(login, ctx.remoteAddress, 'failed');
       if (locked.loginLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: 'login locked', source });
       if (locked.addressLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: `address ${ctx.remoteAddress} locked`, source });
@@ -168,11 +181,11 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     return result.ok;
   }
 
-  /** Refuses blocked users and returns the principal. */
+  /** Refuses blocked users (as wrong credentials) and returns the principal. */
   function admit(user: UserRecord, method: AuthMethod, ctx: ClientContext, session?: SessionRecord): Principal {
     if (isBlocked(user, clock())) {
-      securityLog.record('login-failure', ctx, { login: user.login, userId: user.id, message: 'account is blocked', source: method });
-      throw unauthorized('account is blocked');
+      securityLog.record('login-failure', ctx, { login: user.login, userId: user.id, message: BLOCKED, source: method });
+      throw asWrongCredentials(method);
     }
     return principalFor(user, method, session);
   }
@@ -183,9 +196,12 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
       const found = await users.findByLogin(login);
       // Hash even for unknown logins so response time does not tell which logins exist.
       const ok = await verifyPassword(password, found?.passwordHash ?? (await dummyPasswordHash()));
+      // A blocked account's right password is a failure like any other (same answer, and it
+      // counts towards the lock-out, which would otherwise tell it apart).
+      if (found && ok && isBlocked(found, clock())) return { failure: BLOCKED, userId: found.id };
       return found && ok ? { ok: found } : { failure: found ? 'wrong password' : 'unknown login', userId: found?.id ?? null };
     });
-    if (!user) throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', 'wrong login or password');
+    if (!user) throw new AppError(source === 'session' ? 'InvalidCredentials' : 'Unauthorized', WRONG_PASSWORD);
     return user;
   }
 
@@ -195,14 +211,16 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     const hit = tokenCache.get(hash);
     if (hit) {
       const user = await users.getForAuth(hit.userId);
-      if (user && user.authVersion === hit.authVersion && user.tokenHash === hash) return user;
+      // A blocked user's token takes the full path below, refused and counted as a bad token.
+      if (user && user.authVersion === hit.authVersion && user.tokenHash === hash && !isBlocked(user, clock())) return user;
       tokenCache.delete(hash);
     }
     const user = await attempt(undefined, ctx, 'token', async () => {
       const found = await users.findByTokenHash(hash);
+      if (found && isBlocked(found, clock())) return { failure: BLOCKED, userId: found.id, login: found.login };
       return found ? { ok: found } : { failure: 'unknown API token', userId: null };
     });
-    if (!user) throw unauthorized('invalid API token');
+    if (!user) throw unauthorized(INVALID_TOKEN);
     tokenCache.set(hash, { userId: user.id, authVersion: user.authVersion });
     securityLog.record('login-success', ctx, { login: user.login, userId: user.id, message: 'API token accepted', source: 'token' });
     return user;
@@ -217,7 +235,9 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     if (hit) {
       await refuseLocked(login, ctx, 'basic', hit.userId);
       const user = await users.getForAuth(hit.userId);
-      if (user && user.authVersion === hit.authVersion) return admit(user, 'basic', ctx);
+      // A blocked user's cached credentials take the full path: checked, refused and counted
+      // exactly as a wrong password.
+      if (user && user.authVersion === hit.authVersion && !isBlocked(user, clock())) return admit(user, 'basic', ctx);
       basicCache.delete(key);
     }
     // A client often opens with many requests at once: one password check serves them all.
@@ -238,7 +258,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     let entry = sessionCache.get(idHash);
     if (!entry) {
       const stored = await sessions.get(idHash);
-      if (!stored) throw refusal(ctx, 'session', 'no such session (signed out or expired)');
+      if (!stored) throw refusal(ctx, 'session', NO_SESSION);
       entry = { session: stored, persistedLastSeen: stored.lastSeen };
       sessionCache.set(idHash, entry);
     }

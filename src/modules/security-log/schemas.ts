@@ -24,7 +24,11 @@ export const SecurityLogRecordSchema = Type.Object(
         request: Type.Object({ request: Type.String(), hostname: Type.String(), userAgent: Type.String() }),
       }),
     }),
-    extra: Type.Object({ source: Type.String(), channel: Type.String() }),
+    extra: Type.Object({
+      source: Type.String(),
+      channel: Type.String(),
+      count: Type.Optional(Type.Integer({ minimum: 1, description: 'repeats folded into this record: the first of an interval has 1, a later one the number since' })),
+    }),
     timestamp: Type.String({ description: 'ISO 8601' }),
   },
 );
