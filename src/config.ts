@@ -33,6 +33,8 @@ export const ConfigSchema = Obj({
     /** Behind a reverse proxy: true, or the proxy addresses/CIDRs (comma-separated) whose
      * X-Forwarded-For is believed, so lock-out and the security log see the real client. */
     trustProxy: Type.Union([Type.Boolean(), Type.String()]),
+    /** A filtered scan (logs, incidents, searches) ending later than this is stopped with a 400. */
+    scanTimeBudgetMs: Millis,
   }),
   server: Obj({
     user: Obj({
@@ -152,7 +154,7 @@ const DEFAULTS: Config = {
   mqttPort: 1883,
   snmpTrapPort: 1162,
   logLevel: 'info',
-  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false },
+  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false, scanTimeBudgetMs: 2000 },
   server: { user: { auth_token_enabled: true } },
   web: { authTokenEnabled: true, distDir: '' },
   session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },

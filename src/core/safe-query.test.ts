@@ -135,8 +135,32 @@ describe('size and depth limits', () => {
   });
 
   it(`a $regex longer than ${QUERY_LIMITS.maxRegexLength} characters is refused`, () => {
-    assert.doesNotThrow(() => compileSafeQuery({ name: { $regex: 'a'.repeat(QUERY_LIMITS.maxRegexLength) } }));
+    // 1000 literal characters compile to 1002 instructions, over the cost cap (safe-regex.ts)
+    // since finding 2 of issue 15: the length limit is shown with a pattern of a small program.
+    assert.doesNotThrow(() => compileSafeQuery({ name: { $regex: `[${'a'.repeat(QUERY_LIMITS.maxRegexLength - 2)}]` } }));
     refused({ name: { $regex: 'a'.repeat(QUERY_LIMITS.maxRegexLength + 1) } }, /longer/);
+  });
+
+  it('a $regex whose program is too large is refused, naming the pattern and the limit', () => {
+    refused({ 'payload.message': { $regex: '(?i)(a|A|[a-c]){999}$q' } }, /\$regex "\(\?i\)\(a\|A\|\[a-c\]\)\{999\}\$q" is too costly: .*limit of 200/);
+    refused({ v: { $regex: '(?i)(a|A|[a-c]){100}$q' } }, /too costly: it compiles to 304 instructions, more than the limit of 200/);
+    assert.doesNotThrow(() => compileSafeQuery({ v: { $regex: '(?i)(a|A|[a-c]){60}$q' } }));
+  });
+
+  it(`more than ${QUERY_LIMITS.maxRegexes} $regex in one filter are refused`, () => {
+    const many = (n: number) => ({ $or: Array.from({ length: n }, (_, i) => ({ [`f${i}`]: { $regex: 'x' } })) });
+    assert.doesNotThrow(() => compileSafeQuery(many(QUERY_LIMITS.maxRegexes)));
+    refused(many(QUERY_LIMITS.maxRegexes + 1), /more than 16 \$regex/);
+  });
+
+  it('the regex work of one compiled filter is bounded by its cost budget', () => {
+    const matches = compileSafeQuery<{ v: string }>({ v: { $regex: '(?i)(a|A|[a-c]){60}$q' } });
+    const big = { v: 'ab'.repeat(30_000) };
+    // (184 + 32) x 60000 = ~13M units a record: the second record would pass 20M.
+    assert.equal(matches(big), false);
+    assert.throws(() => matches(big), (err: Error) => err instanceof QueryError && /exceeded their cost budget of 20000000 units/.test(err.message));
+    // Another compile (another request) has its own budget.
+    assert.equal(compileSafeQuery<{ v: string }>({ v: { $regex: 'b$' } })(big), true);
   });
 });
 

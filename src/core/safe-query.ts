@@ -1,10 +1,12 @@
 // MongoDB-style filters written by users, compiled into predicates that cannot hurt the
 // server: only data operators are allowed (no $where or other code), the filter's size is
 // bounded, and $regex runs on RE2 (re2js), whose matching time is linear in the input, so a
-// pathological pattern cannot hang the event loop as a backtracking RegExp would.
+// pathological pattern cannot hang the event loop as a backtracking RegExp would. Linear is
+// not cheap: core/safe-regex.ts refuses costly patterns and charges every test against the
+// budget of the compiled filter (one per request), so a filter's regex work is bounded.
 import type { Query } from 'sift';
 import siftModule from 'sift';
-import { RE2JS } from 're2js';
+import { BudgetExceededError, FLAGS, REGEX_LIMITS, RegexBudget, RegexError, compileSafeRegex, scanDeadline, type SafeRegex } from './safe-regex.js';
 
 // sift ships CommonJS only: its named exports are reached through the module object.
 const { default: sift, createEqualsOperation } = siftModule as unknown as typeof import('sift');
@@ -19,7 +21,7 @@ const ALLOWED_OPERATORS = new Set([
 /** The type names sift's $type understands. */
 const TYPE_NAMES = new Set(['number', 'string', 'bool', 'array', 'null', 'timestamp']);
 
-export const QUERY_LIMITS = { maxNodes: 2000, maxDepth: 32, maxRegexLength: 1000 } as const;
+export const QUERY_LIMITS = { maxNodes: 2000, maxDepth: 32, maxRegexLength: REGEX_LIMITS.maxPatternLength, maxRegexes: 16 } as const;
 
 /** Throws QueryError for anything but a plain filter document made of allowed operators. */
 export function assertSafeQuery(query: unknown): asserts query is Record<string, unknown> {
@@ -27,6 +29,7 @@ export function assertSafeQuery(query: unknown): asserts query is Record<string,
     throw new QueryError('filter must be a JSON object');
   }
   let nodes = 0;
+  let regexes = 0;
   const walk = (value: unknown, depth: number, path: string): void => {
     if (++nodes > QUERY_LIMITS.maxNodes) throw new QueryError(`filter has more than ${QUERY_LIMITS.maxNodes} parts`);
     if (depth > QUERY_LIMITS.maxDepth) throw new QueryError(`filter is nested deeper than ${QUERY_LIMITS.maxDepth} levels`);
@@ -39,6 +42,8 @@ export function assertSafeQuery(query: unknown): asserts query is Record<string,
       const here = path ? `${path}.${key}` : key;
       if (key.startsWith('$')) {
         if (!ALLOWED_OPERATORS.has(key)) throw new QueryError(`operator ${key} is not allowed (at ${here})`);
+        // Each pattern costs a compile (up to a few ms for a large one): their number is bounded.
+        if (key === '$regex' && ++regexes > QUERY_LIMITS.maxRegexes) throw new QueryError(`filter has more than ${QUERY_LIMITS.maxRegexes} $regex (at ${here})`);
         if (key === '$regex') checkRegex(v, (value as Record<string, unknown>).$options, here);
         if ((key === '$and' || key === '$or' || key === '$nor') && !(Array.isArray(v) && v.length > 0 && v.every(isPlainObject))) {
           throw new QueryError(`${key} takes a non-empty array of filter objects (at ${here})`);
@@ -93,20 +98,21 @@ function checkRegex(pattern: unknown, options: unknown, where: string): void {
   compileRegex(pattern, options, where);
 }
 
-function compileRegex(pattern: string, options: unknown, where: string): RE2JS {
+function compileRegex(pattern: string, options: unknown, where: string): SafeRegex {
   if (options !== undefined && (typeof options !== 'string' || !/^[imsx]*$/.test(options))) {
     throw new QueryError(`$options may hold only the letters i, m, s, x (at ${where})`);
   }
   const opts = (options as string | undefined) ?? '';
   let flags = 0;
-  if (opts.includes('i')) flags |= RE2JS.CASE_INSENSITIVE;
-  if (opts.includes('m')) flags |= RE2JS.MULTILINE;
-  if (opts.includes('s')) flags |= RE2JS.DOTALL;
+  if (opts.includes('i')) flags |= FLAGS.caseInsensitive;
+  if (opts.includes('m')) flags |= FLAGS.multiline;
+  if (opts.includes('s')) flags |= FLAGS.dotAll;
   const source = opts.includes('x') ? stripExtended(pattern) : pattern;
   try {
-    return RE2JS.compile(source, flags);
+    return compileSafeRegex(source, flags, '$regex');
   } catch (err) {
-    throw new QueryError(`invalid $regex "${pattern}" (at ${where}): ${(err as Error).message}`);
+    if (err instanceof RegexError) throw new QueryError(`${err.message} (at ${where})`);
+    throw err;
   }
 }
 
@@ -140,26 +146,29 @@ function stripExtended(pattern: string): string {
   return out;
 }
 
-const safeOperations = {
+/** The operations of one compiled filter: every $regex test is charged to `budget`. */
+const safeOperations = (budget: RegexBudget) => ({
   $regex: (pattern: string, ownerQuery: Record<string, unknown>, options: never) => {
     const re = compileRegex(pattern, ownerQuery.$options, '$regex');
-    return createEqualsOperation((value: unknown) => typeof value === 'string' && re.test(value), ownerQuery, options);
+    return createEqualsOperation((value: unknown) => typeof value === 'string' && budget.test(re, value), ownerQuery, options);
   },
   $where: () => {
     throw new QueryError('operator $where is not allowed');
   },
-};
+});
 
 export type Predicate<T> = (item: T) => boolean;
 
 /**
  * Compiles a filter (already checked by assertSafeQuery; callers may have rewritten parts of
- * it into functions) into a predicate. Errors from sift become QueryError.
+ * it into functions) into a predicate. Errors from sift become QueryError. The predicate's
+ * regex work is charged to `budget`: by default a fresh one per compile (compile once per
+ * request), with the scan time budget as its deadline; running out throws QueryError.
  */
-export function compileQuery<T>(query: Query<T>): Predicate<T> {
+export function compileQuery<T>(query: Query<T>, budget: RegexBudget = new RegexBudget(REGEX_LIMITS.costBudget, scanDeadline())): Predicate<T> {
   let test: Predicate<T>;
   try {
-    test = sift(query as Query<unknown>, { operations: safeOperations as never }) as Predicate<T>;
+    test = sift(query as Query<unknown>, { operations: safeOperations(budget) as never }) as Predicate<T>;
   } catch (err) {
     if (err instanceof QueryError) throw err;
     throw new QueryError(`invalid filter: ${(err as Error).message}`);
@@ -170,6 +179,7 @@ export function compileQuery<T>(query: Query<T>): Predicate<T> {
       return test(item);
     } catch (err) {
       if (err instanceof QueryError) throw err;
+      if (err instanceof BudgetExceededError) throw new QueryError(err.message);
       throw new QueryError(`invalid filter: ${(err as Error).message}`);
     }
   };

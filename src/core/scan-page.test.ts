@@ -31,3 +31,24 @@ describe('scanPage', () => {
     assert.deepEqual(reads, []);
   });
 });
+
+describe('scanPage time slicing', () => {
+  it('yields to other work within a batch when records are slow to test, and stops at its deadline', async () => {
+    const slow = (n: number) => {
+      const until = performance.now() + 4;
+      while (performance.now() < until);
+      return n;
+    };
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const page = await scanPage({ fetch: fetchFrom(numbers, []), keep: slow, skip: 0, limit: 20, batchSize: 100, maxScan: 1000 });
+    clearInterval(timer);
+    assert.equal(page.length, 20);
+    // 20 records of 4 ms in one batch: other work ran between slices of SLICE_MS.
+    assert.ok(ticks >= 3, `other work ran ${ticks} times`);
+    await assert.rejects(
+      scanPage({ fetch: fetchFrom(numbers, []), keep: slow, skip: 0, limit: 100, batchSize: 100, maxScan: 1000, deadline: performance.now() + 30 }),
+      /time budget/,
+    );
+  });
+});

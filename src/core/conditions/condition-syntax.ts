@@ -7,7 +7,13 @@
 // The normalised Condition keeps the JSON shape users write: it is what gets stored and handed
 // back on GET, so a document round-trips unchanged. An evaluator reads it with conditionParts()
 // and compiles `_m` patterns with compileMatchPattern(), which validation has proved will succeed.
-import { RE2JS } from 're2js';
+//
+// `_m` runs on every push, so its cost is bounded where documents are stored: each pattern's
+// program within the cap of core/safe-regex.ts, and the patterns of one document together at
+// most DOCUMENT_MATCH_COST units per character; evaluate.ts tests at most MATCH_INPUT_LIMIT
+// characters of a value. One push then costs a document at most DOCUMENT_MATCH_COST x
+// MATCH_INPUT_LIMIT units (4M: ~5 ms typical, ~200 ms at the worst rate measured).
+import { RegexError, compileSafeRegex, type SafeRegex } from '../safe-regex.js';
 
 export class ConditionError extends Error {
   override name = 'ConditionError';
@@ -46,6 +52,14 @@ export interface ConditionParts {
 
 export const CONDITION_LIMITS = { maxDepth: 32, maxNodes: 1000, maxPatternLength: 1000 } as const;
 
+/** Sum of (program size + char weight) of the `_m` patterns of one stored document. */
+export const DOCUMENT_MATCH_COST = 1000;
+
+/** The `_m` cost of one document so far: pass the same tally to each of its conditions. */
+export interface MatchCostTally {
+  total: number;
+}
+
 const COMPARISONS: ReadonlySet<string> = new Set(COMPARISON_OPERATORS);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,9 +71,12 @@ function fail(path: string, problem: string): never {
   throw new ConditionError(`${path}: ${problem}`);
 }
 
-/** Compiles an `_m` pattern the one way both validation and evaluation use (no flags: users write `(?i)`). */
-export function compileMatchPattern(pattern: string): RE2JS {
-  return RE2JS.compile(pattern);
+/**
+ * Compiles an `_m` pattern the one way both validation and evaluation use (no flags: users
+ * write `(?i)`); throws RegexError for an invalid or too costly one.
+ */
+export function compileMatchPattern(pattern: string): SafeRegex {
+  return compileSafeRegex(pattern);
 }
 
 /**
@@ -69,7 +86,7 @@ export function compileMatchPattern(pattern: string): RE2JS {
  * The empty object `{}` is valid and always holds: it is the neutral element of the implicit
  * AND, and lets a rule be unconditional (e.g. "always in state 1") without a dummy clause.
  */
-export function validateCondition(value: unknown, where: string): Condition {
+export function validateCondition(value: unknown, where: string, tally: MatchCostTally = { total: 0 }): Condition {
   // Nodes are condition objects and metric clauses; counting them as they are met bounds the
   // work on hostile input (a huge `_and` array fails at its 1001st member, not after a walk).
   let nodes = 0;
@@ -94,7 +111,7 @@ export function validateCondition(value: unknown, where: string): Condition {
         fail(path, key === '' ? 'empty metric name' : `unknown key ${key}`);
       } else {
         count(here);
-        entries.push([key, operators(item, here)]);
+        entries.push([key, operators(item, here, tally)]);
       }
     }
     // fromEntries defines own properties, so no key can reach a prototype (not that any
@@ -105,7 +122,7 @@ export function validateCondition(value: unknown, where: string): Condition {
   return walk(value, where, 1);
 }
 
-function operators(value: unknown, path: string): OperatorSet {
+function operators(value: unknown, path: string, tally: MatchCostTally): OperatorSet {
   if (!isObject(value)) return fail(path, 'expected an operator object, e.g. {"_eq": "1"}');
   const keys = Object.keys(value);
   // A metric with no test is ambiguous (always true? or must the metric exist?): refuse it and
@@ -120,7 +137,7 @@ function operators(value: unknown, path: string): OperatorSet {
     } else if (op === '_exists') {
       if (typeof operand !== 'boolean') fail(here, '_exists takes true or false');
     } else if (op === '_m') {
-      checkPattern(operand, here);
+      checkPattern(operand, here, tally);
     } else {
       fail(path, `unknown operator ${op}`);
     }
@@ -129,16 +146,21 @@ function operators(value: unknown, path: string): OperatorSet {
   return Object.fromEntries(out) as OperatorSet;
 }
 
-function checkPattern(pattern: unknown, path: string): void {
+function checkPattern(pattern: unknown, path: string, tally: MatchCostTally): void {
   if (typeof pattern !== 'string') return fail(path, '_m takes a regular expression string');
   if (pattern.length > CONDITION_LIMITS.maxPatternLength) {
     fail(path, `regular expression longer than ${CONDITION_LIMITS.maxPatternLength} characters`);
   }
+  let re: SafeRegex;
   try {
-    compileMatchPattern(pattern);
+    re = compileMatchPattern(pattern);
   } catch (err) {
-    // RE2 refuses what it cannot match in linear time (backreferences, lookaround) as syntax.
-    fail(path, `invalid regular expression: ${(err as Error).message}`);
+    if (err instanceof RegexError) fail(path, err.message);
+    throw err;
+  }
+  tally.total += re.costPerChar;
+  if (tally.total > DOCUMENT_MATCH_COST) {
+    fail(path, `the _m patterns of this document are too costly together: their programs sum to ${tally.total} units (program size + 32 each), more than the limit of ${DOCUMENT_MATCH_COST}`);
   }
 }
 

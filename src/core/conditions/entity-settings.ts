@@ -3,7 +3,7 @@
 // returns a normalised copy (defaults filled, only known keys) that is what gets stored, or
 // throws ConditionError naming the element at fault, e.g. "stateConditions[1].state: ...".
 // Pure: state and incident-level ids are checked against sets the caller loads.
-import { ConditionError, validateCondition, type Condition } from './condition-syntax.js';
+import { ConditionError, validateCondition, type Condition, type MatchCostTally } from './condition-syntax.js';
 
 export interface StateCondition {
   condition: Condition;
@@ -97,11 +97,13 @@ function optionalDuration(v: unknown, path: string): number {
 }
 
 export function validateStateConditions(value: unknown, knownStates: ReadonlySet<number>): StateCondition[] {
+  // `_m` cost is bounded per document (condition-syntax.ts): one tally for all its conditions.
+  const tally: MatchCostTally = { total: 0 };
   return items(value, 'stateConditions').map((item, i) => {
     const at = `stateConditions[${i}]`;
     const get = fields(item, at, ['condition', 'state', 'description']);
     return {
-      condition: validateCondition(get('condition'), `${at}.condition`),
+      condition: validateCondition(get('condition'), `${at}.condition`, tally),
       state: knownState(get('state'), `${at}.state`, knownStates),
       description: optionalString(get('description'), `${at}.description`),
     };
@@ -110,6 +112,7 @@ export function validateStateConditions(value: unknown, knownStates: ReadonlySet
 
 export function validateIncidentConditions(value: unknown, knownLevels: ReadonlySet<string>): IncidentCondition[] {
   const list = items(value, 'incidentConditions');
+  const tally: MatchCostTally = { total: 0 };
   const given: Array<string | undefined> = [];
   const used = new Set<string>();
   const out = list.map((item, i): Omit<IncidentCondition, 'id'> => {
@@ -131,8 +134,8 @@ export function validateIncidentConditions(value: unknown, knownLevels: Readonly
     if (!knownLevels.has(level)) fail(`${at}.state`, `unknown incident level ${JSON.stringify(level)}`);
     const clear = get('clearCondition');
     return {
-      condition: validateCondition(get('condition'), `${at}.condition`),
-      ...(clear === undefined ? {} : { clearCondition: validateCondition(clear, `${at}.clearCondition`) }),
+      condition: validateCondition(get('condition'), `${at}.condition`, tally),
+      ...(clear === undefined ? {} : { clearCondition: validateCondition(clear, `${at}.clearCondition`, tally) }),
       text: optionalString(get('text'), `${at}.text`),
       state: level,
     };

@@ -11,7 +11,7 @@
 // been high for a minute. Deleting the nested starts whenever the outer body fails would
 // instead demand both for a minute, which is not what the user wrote; and since nested
 // duration nodes are never skipped, no start can go stale while skipped.
-import type { RE2JS } from 're2js';
+import type { SafeRegex } from '../safe-regex.js';
 import { compileMatchPattern, conditionParts, type Condition, type Operand, type OperatorSet } from './condition-syntax.js';
 
 export type DataValue = string | number | boolean | null;
@@ -29,8 +29,12 @@ export interface Verdict {
   nextCheckAt?: number;
 }
 
-/** `_m` sees at most this much of a value, so one match costs a bounded, linear time. */
-export const MATCH_INPUT_LIMIT = 64 * 1024;
+/**
+ * `_m` sees at most this much of a value, so one match costs a bounded, linear time. 4 KB
+ * (it was 64 KB): with the per-document cost cap (condition-syntax.ts) one push costs a
+ * document at most 4M cost units, where 64 KB let a few patterns block the server for seconds.
+ */
+export const MATCH_INPUT_LIMIT = 4 * 1024;
 /** Longer strings are never taken as numbers (no real measurement is written that long). */
 const NUMERIC_TEXT_LIMIT = 1000;
 const PATTERN_CACHE_SIZE = 1000;
@@ -50,14 +54,25 @@ export function numericValue(v: DataValue | undefined): number | undefined {
 
 // Patterns by text, least recently used evicted: documents re-read from storage come as new
 // objects but usually carry the same patterns, which should not be compiled again.
-const patterns = new Map<string, RE2JS>();
+// A pattern stored before the cost cap that no longer compiles is null: it never matches, and
+// is reported once (per process) rather than failing every evaluation of its document.
+const patterns = new Map<string, SafeRegex | null>();
+const reported = new Set<string>();
 
-function pattern(source: string): RE2JS {
+function pattern(source: string): SafeRegex | null {
   let re = patterns.get(source);
-  if (re) {
+  if (re !== undefined) {
     patterns.delete(source);
   } else {
-    re = compileMatchPattern(source);
+    try {
+      re = compileMatchPattern(source);
+    } catch (err) {
+      re = null;
+      if (!reported.has(source) && reported.size < PATTERN_CACHE_SIZE) {
+        reported.add(source);
+        process.emitWarning(`a stored _m pattern is refused and treated as never matching: ${(err as Error).message}`, 'ConditionWarning');
+      }
+    }
     if (patterns.size >= PATTERN_CACHE_SIZE) patterns.delete(patterns.keys().next().value!);
   }
   patterns.set(source, re);
@@ -68,7 +83,7 @@ type Test =
   | { op: '_eq' | '_neq' | '_gt' | '_gte' | '_lt' | '_lte'; text: string; num: number | undefined }
   | { op: '_ct'; text: string }
   | { op: '_nct'; text: string }
-  | { op: '_m'; re: RE2JS }
+  | { op: '_m'; re: SafeRegex | null }
   | { op: '_exists'; want: boolean };
 
 interface Node {
@@ -129,7 +144,7 @@ function clauseHolds(tests: Test[], value: DataValue | undefined): boolean {
     if (value === undefined) return false;
     text ??= String(value);
     if (t.op === '_m') {
-      if (!t.re.test(text.length > MATCH_INPUT_LIMIT ? text.slice(0, MATCH_INPUT_LIMIT) : text)) return false;
+      if (!t.re || !t.re.test(text.length > MATCH_INPUT_LIMIT ? text.slice(0, MATCH_INPUT_LIMIT) : text)) return false;
     } else if (t.op === '_ct' || t.op === '_nct') {
       if (text.includes(t.text) !== (t.op === '_ct')) return false;
     } else {

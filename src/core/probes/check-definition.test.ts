@@ -63,6 +63,8 @@ test('bad definitions name the field', () => {
   refuses({ type: 'http', target: 'not a url', interval: 1000 }, /^value\.target: .*not a URL/);
   refuses({ type: 'http', target: 'http://h/', interval: 1000, timeout: 2000 }, /^value\.timeout/);
   refuses({ type: 'http', target: 'http://h/', interval: 1000, bodyRegex: '(' }, /^value\.bodyRegex/);
+  // The cost cap of every user pattern (core/safe-regex.ts): the probe runs it on up to 1 MiB.
+  refuses({ type: 'http', target: 'http://h/', interval: 1000, bodyRegex: '(?i)(a|A|[a-c]){100}$q' }, /^value\.bodyRegex.*too costly: it compiles to 304 instructions, more than the limit of 200/);
   refuses({ type: 'http', target: 'http://h/', interval: 1000, headers: { 'x-a': 'b\r\nc' } }, /^value\.headers\.x-a/);
   refuses({ type: 'http', target: 'http://h/', interval: 1000, expectedStatus: [200, 700] }, /^value\.expectedStatus/);
   refuses({ type: 'tcp', target: 'h', interval: 1000 }, /^value\.target: .*needs a port/);

@@ -2,7 +2,7 @@
 // target), how often (interval, timeout, in ms or "30s"-style text) and type-specific options.
 // This file turns such a value into a typed definition or throws a CheckDefinitionError that
 // names the offending field, so a bad check is refused when it is written, not when it runs.
-import { RE2JS } from 're2js';
+import { RegexError, compileSafeRegex } from '../safe-regex.js';
 import {
   CHECK_TYPES, DNS_RECORD_TYPES, HTTP_METHODS, RESERVED_METRICS,
   type CheckDefinition, type CheckLimits, type CheckType, type Common, type DnsCheck, type HttpCheck,
@@ -61,10 +61,12 @@ function http(raw: Raw, base: Common, where: string): HttpCheck {
   }
   const bodyRegex = text(raw, 'bodyRegex', where, 1024);
   if (bodyRegex !== undefined) {
+    // The same cost cap as every user pattern: the probe runs it on up to 1 MiB of body.
     try {
-      RE2JS.compile(bodyRegex);
+      compileSafeRegex(bodyRegex, 0, 'pattern');
     } catch (err) {
-      fail(`${where}.bodyRegex`, `not a valid pattern: ${(err as Error).message}`);
+      if (!(err instanceof RegexError)) throw err;
+      fail(`${where}.bodyRegex`, err.message.startsWith('invalid') ? `not a valid pattern: ${err.message}` : err.message);
     }
   }
   const headers: Record<string, string> = {};

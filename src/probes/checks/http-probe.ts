@@ -5,8 +5,8 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, t
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { RE2JS } from 're2js';
 import type { HttpCheck } from '../../core/probes/check-definition.js';
+import { REGEX_LIMITS, compileSafeRegex } from '../../core/safe-regex.js';
 import { ProbeFailure, type Probe, type ProbeValues } from '../probe.js';
 
 /** Beyond this the body is neither read nor searched: a check is not a download. */
@@ -167,9 +167,20 @@ export const httpProbe: Probe<HttpCheck> = async (check, ctx) => {
     if (check.bodyContains !== undefined && !res.read.text.includes(check.bodyContains)) {
       throw new ProbeFailure(`body does not contain ${JSON.stringify(check.bodyContains)}`, values);
     }
-    if (check.bodyRegex !== undefined && !RE2JS.compile(check.bodyRegex).matcher(res.read.text).find()) {
+    if (check.bodyRegex !== undefined && !bodyMatches(check.bodyRegex, res.read.text)) {
       throw new ProbeFailure(`body does not match /${check.bodyRegex}/`, values);
     }
     return { available: 1, ...values };
   }
 };
+
+/**
+ * bodyRegex on the body, within one regex cost budget (core/safe-regex.ts): a pattern of
+ * program size p sees the first costBudget / (p + 32) characters (about 470 000 for a small
+ * pattern), so a check never holds the event loop longer than a filter may.
+ */
+function bodyMatches(pattern: string, body: string): boolean {
+  const re = compileSafeRegex(pattern, 0, 'pattern');
+  const seen = Math.floor(REGEX_LIMITS.costBudget / re.costPerChar);
+  return re.test(body.length > seen ? body.slice(0, seen) : body);
+}
