@@ -204,6 +204,13 @@ describe('hidden ids do not leak', () => {
     assertError(await call(server, 'GET', `/objects/${t.A}/paths`, { headers: rc }), 404, 'ResourceNotFound');
   });
 
+  it('the `path` of a record follows a path the user sees, not one with a hidden part cut out', async () => {
+    assert.equal((await call(server, 'GET', `/objects/${t.M}`, { headers: ra() })).body.path, 'acc-A/acc-A1/acc-M');
+    assert.equal((await asAdmin('GET', `/objects/${t.M}`)).body.path, 'acc-B/acc-M', 'the admin: through the first parent');
+    const rc = as('rc', PW);
+    assert.equal((await call(server, 'GET', `/objects/${t.M}`, { headers: rc })).body.path, 'acc-A1/acc-M');
+  });
+
   it('POST /objects with a hidden object\'s discovery_id → 409 naming no id; nothing created', async () => {
     const h = (await asAdmin('POST', '/objects', { name: 'hidden-disc', parent_id: [t.B], discovery_id: 'disc-hidden' })).body.id;
     const count = (await asAdmin('GET', '/objects')).body.length;

@@ -71,6 +71,25 @@ export function visiblePaths(graph: EntityGraph, visibility: Visibility, id: str
 }
 
 /**
+ * The first of the visible paths (as `visiblePaths`): through the first parent the user sees,
+ * up to the root or the top of their part. Cost in proportion to the depth.
+ */
+export function firstVisiblePath(graph: EntityGraph, visibility: Visibility, id: string): string[] {
+  if (visibility.all) return graph.firstPathTo(id);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (let node: string | undefined = id; node !== undefined && !seen.has(node); ) {
+    seen.add(node);
+    out.unshift(node);
+    const parents = graph.parentsOf(node);
+    if (parents.length === 0) break;
+    node = parents.find((p) => visibility.canRead(p));
+    if (node === undefined) out.unshift(ROOT_ID);
+  }
+  return out;
+}
+
+/**
  * `given` in place of the members of `current` the user sees; the members they do not see stay,
  * where they were. A user shown only part of a list (an object's parents) sends back that part:
  * sending it unchanged changes nothing, and no edit drops what they were never shown.

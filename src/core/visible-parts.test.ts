@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EntityGraph, ROOT_ID } from './entity-graph.js';
-import { SEE_ALL, replaceVisible, visibilityOf, visiblePaths } from './visibility.js';
+import { SEE_ALL, firstVisiblePath, replaceVisible, visibilityOf, visiblePaths } from './visibility.js';
 
 function sample(): EntityGraph {
   const g = new EntityGraph();
@@ -36,6 +36,19 @@ describe('visiblePaths', () => {
     // Included itself: both of its paths cross hidden objects above it; shown as one.
     assert.deepEqual(visiblePaths(g, visibilityOf(g, { include: ['shared'] }), 'shared'), [[ROOT_ID, 'shared']]);
     assert.deepEqual(visiblePaths(g, visibilityOf(g, { include: ['b'] }), ROOT_ID), [[ROOT_ID]]);
+  });
+});
+
+describe('firstVisiblePath', () => {
+  it('is the first of the visible paths, for each kind of user', () => {
+    const g = sample();
+    for (const list of [null, { include: ['a'], exclude: ['a2'] }, { include: ['a1'] }, { include: ['shared'] }, { include: ['b'] }]) {
+      const v = visibilityOf(g, list);
+      for (const id of ['shared', 'deep', 'a1', ROOT_ID]) {
+        if (id !== ROOT_ID && !v.has(id)) continue;
+        assert.deepEqual(firstVisiblePath(g, v, id), visiblePaths(g, v, id)[0], `${JSON.stringify(list)} ${id}`);
+      }
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // Entity records as the API shows them, built from the catalog in memory. Link end names and
 // object paths are computed at read time, so they are current the moment an object is renamed.
 import { ROOT_ID } from '../../core/entity-graph.js';
-import { SEE_ALL } from '../../core/visibility.js';
+import { SEE_ALL, firstVisiblePath } from '../../core/visibility.js';
 import { badRequest } from '../../http/errors.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
@@ -25,11 +25,10 @@ export function parseFields(fields: string | string[] | undefined): FieldSelecti
   return new Set(['id', ...list]);
 }
 
-/** Names from the root down through first parents, hidden ancestors left out. */
+/** Names from under the root down through first parents, on a path the actor sees whole. */
 function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
-  return catalog.graph
-    .firstPathTo(id)
-    .filter((node) => node !== ROOT_ID && actor.visibility.canRead(node))
+  return firstVisiblePath(catalog.graph, actor.visibility, id)
+    .filter((node) => node !== ROOT_ID)
     .map((node) => catalog.objects.get(node)?.name ?? '')
     .join('/');
 }
