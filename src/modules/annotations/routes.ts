@@ -47,7 +47,7 @@ export function annotationsRoutes(api: Api, deps: { annotations: AnnotationsServ
     schema: {
       tags,
       summary: 'Change the content, timestamp or tags of an annotation',
-      description: `Right manage-history. user stays the author; changed moves on every change. The entity cannot be changed. ${strict} ${access}`,
+      description: `Right manage-history; another user's annotation also needs manage-configuration. user stays the author; changed moves on every change. The entity cannot be changed. ${strict} ${access}`,
       params: AnnotationParams,
       body: PatchAnnotationBody,
       response: { 200: AnnotationSchema },
@@ -56,7 +56,7 @@ export function annotationsRoutes(api: Api, deps: { annotations: AnnotationsServ
   }, async (req) => annotations.update(actor(req), req.params.id, req.body));
 
   api.delete('/history-annotations/:id', {
-    schema: { tags, summary: 'Delete an annotation', description: `Right manage-history. ${access}`, params: AnnotationParams, response: { 204: Type.Null() } },
+    schema: { tags, summary: 'Delete an annotation', description: `Right manage-history; another user's annotation also needs manage-configuration. ${access}`, params: AnnotationParams, response: { 204: Type.Null() } },
     config: { right },
   }, async (req, reply) => {
     await annotations.delete(actor(req), req.params.id);

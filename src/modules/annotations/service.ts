@@ -1,9 +1,11 @@
 // Data annotations: notes on a point in time that charts show, optionally on one entity and
 // with tags. An annotation of an entity is as visible as the entity (404 otherwise, lists leave
 // it out) and goes when the entity is deleted; one of no entity is visible to every signed-in
-// user. Creating, changing and deleting need the right manage-history (declared on the routes).
+// user. Creating, changing and deleting need the right manage-history (declared on the routes);
+// someone else's annotation is changed or deleted only with manage-configuration as well, so a
+// note stays its author's unless an administrator steps in.
 import { scanPage } from '../../core/scan-page.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { refuseUnknownFields } from '../../http/known-fields.js';
 import type { AnnotationRow, AnnotationsStore } from '../../storage/annotation-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
@@ -16,6 +18,8 @@ const SCAN_BATCH = 1000;
 const MAX_SCAN = 1_000_000;
 const CREATE_FIELDS = ['timestamp', 'content', 'entityId', 'tags'] as const;
 const PATCH_FIELDS = ['content', 'timestamp', 'tags'] as const;
+/** Changes someone else's annotation, besides manage-history. */
+const MODERATOR_RIGHT = 'manage-configuration' as const;
 
 export interface AnnotationView {
   id: string;
@@ -69,6 +73,15 @@ export function createAnnotationsService({ store, catalog, clock }: {
     return row;
   }
 
+  /** The annotation the caller may change: its own, or anyone's with manage-configuration. */
+  async function changeableRow(actor: EntityActor, id: string): Promise<AnnotationRow> {
+    const row = await visibleRow(actor, id);
+    if (row.userId !== actor.userId && !actor.rights.has(MODERATOR_RIGHT)) {
+      throw new AppError('Forbidden', `Forbidden: annotation ${id} is another user's; changing it needs the right "${MODERATOR_RIGHT}"`);
+    }
+    return row;
+  }
+
   return {
     async create(actor: EntityActor, input: CreateAnnotationInput): Promise<AnnotationView> {
       refuseUnknownFields(input, CREATE_FIELDS);
@@ -106,7 +119,7 @@ export function createAnnotationsService({ store, catalog, clock }: {
     /** Changes content, timestamp or tags; the author stays, `changed` moves. */
     async update(actor: EntityActor, id: string, input: PatchAnnotationInput): Promise<AnnotationView> {
       refuseUnknownFields(input, PATCH_FIELDS);
-      const row = await visibleRow(actor, id);
+      const row = await changeableRow(actor, id);
       if (Object.keys(input).length === 0) return annotationView(row);
       const next: AnnotationRow = {
         ...row,
@@ -122,7 +135,7 @@ export function createAnnotationsService({ store, catalog, clock }: {
     },
 
     async delete(actor: EntityActor, id: string): Promise<void> {
-      const row = await visibleRow(actor, id);
+      const row = await changeableRow(actor, id);
       if (!(await store.delete(row.id))) throw notFound(`annotation ${id}`);
     },
   };
