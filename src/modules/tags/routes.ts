@@ -8,7 +8,7 @@ import { IdParams } from '../entities/schemas.js';
 const TagSchema = Type.Object({ id: Type.String(), name: Type.String(), created: Type.Integer(), updated: Type.Integer() });
 const TagBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) });
 const tags = ['tags'];
-const rights = 'Right manage-objects, modify-objects or manage-configuration.';
+const rights = 'Right manage-objects, modify-objects or manage-configuration. A user restricted by objectPermissions renames or deletes only a tag that no entity outside its objectPermissions carries (409).';
 
 export function tagRoutes(api: Api, s: CatalogServices): void {
   const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
