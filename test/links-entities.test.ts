@@ -215,10 +215,15 @@ describe('entities', () => {
     assert.deepEqual(page.body, list.slice(1, 3));
   });
 
-  it('GET /entities needs the right entityPermissions', async () => {
+  // Issue 15: /entities was 403 without entityPermissions while /entities/1/children and
+  // /objects answered the same records; reading now follows objectPermissions on every route
+  // alike, so the listing answers with or without the right (test/rights-ownership.test.ts).
+  it('GET /entities answers with or without the right entityPermissions, as /entities/1/children does', async () => {
     await createUser(server, { login: 'noents', password: 'noents-pw-1', permissions: ['manage-objects'] });
     await createUser(server, { login: 'ents', password: 'ents-pw-1', permissions: ['entityPermissions'] });
-    assertError(await call(server, 'GET', '/entities', { headers: as('noents', 'noents-pw-1') }), 403, 'Forbidden', /entityPermissions/);
+    const without = await call(server, 'GET', '/entities', { headers: as('noents', 'noents-pw-1') });
+    assert.equal(without.status, 200, without.text);
+    assert.deepEqual(without.body, (await asAdmin('GET', '/entities')).body);
     const ok = await call(server, 'GET', '/entities', { headers: as('ents', 'ents-pw-1') });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(ok.body, (await asAdmin('GET', '/entities')).body);

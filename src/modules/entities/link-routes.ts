@@ -48,10 +48,20 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
   });
 
   const entityTags = ['entities'];
+  // The same records are listed by /entities/1/children, /objects/1/children and /links, and
+  // ids are easy to walk one by one: a right on this route alone would guard nothing. Reading is
+  // objectPermissions' business on every route (api-extensions.md "Users": a user without
+  // rights reads what it may see), so entityPermissions is accepted but gates nothing here.
+  const ENTITY_READS = 'Any signed-in user, within its objectPermissions, as every entity read (the right entityPermissions is not needed).';
   // Listings mix two record kinds; they are serialised here, not matched against a union per item.
   api.get('/entities', {
-    schema: { tags: entityTags, summary: 'Child objects and links of the root (= /entities/1/children)', querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
-    config: { right: 'entityPermissions' },
+    schema: {
+      tags: entityTags,
+      summary: 'Child objects and links of the root (= /entities/1/children)',
+      description: ENTITY_READS,
+      querystring: ListQuery,
+      response: { 200: Type.Array(EntitySchema) },
+    },
   }, async (req, reply) => sendEntities(reply, s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
 
   api.get('/entities/:id', {
