@@ -1,8 +1,10 @@
-// An incident's comments, newest first and paged, and (for an active incident) a form to add
-// one. The comment route takes the text as text/plain, so it goes through rawFetch.
+// An incident's comments, newest first and paged, and (for an active incident, to a user with
+// the right manage-incidents) a form to add one. The comment route takes the text as
+// text/plain, so it goes through rawFetch.
 import { useState, type FormEvent } from 'react';
 import { api, data, rawFetch } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { useSession } from '../../auth/session';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
@@ -29,6 +31,8 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
   const userName = useUserNames(comments.map((c) => c.author));
   const [text, setText] = useState('');
   const add = useAction();
+  const session = useSession();
+  const mayComment = scope === 'active' && session.can('manage-incidents');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -47,7 +51,7 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
   return (
     <Dialog title={`Comments on incident ${incident.id}`} open onClose={onClose}>
       <p className="muted">{incident.text}</p>
-      {scope === 'active' ? (
+      {mayComment ? (
         <form onSubmit={submit}>
           <Field label="Comment">
             <textarea value={text} rows={3} maxLength={MAX_COMMENT} required onChange={(e) => setText(e.target.value)} />

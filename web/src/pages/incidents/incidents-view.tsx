@@ -2,6 +2,7 @@
 // actions, paging, and the dialogs. `scope` says which list (active or history) it shows.
 import { useState } from 'react';
 import { api, data } from '../../api/client';
+import { useSession } from '../../auth/session';
 import { ErrorBanner } from '../../components/error-banner';
 import { Pager, PAGE_SIZES } from '../../components/pager';
 import { useUserNames } from '../../components/use-user-names';
@@ -29,6 +30,9 @@ export function IncidentsView({ scope }: { scope: Scope }) {
   const { levels, error: levelsError } = useLevels();
   const list = useIncidentList(scope, layout.sort, query, paging);
   const userName = useUserNames(list.rows.map((r) => r.acknowledgedBy));
+  // Acting on incidents (raise, acknowledge, clear, ...) needs manage-incidents; without it the
+  // rows keep only the comments, to read.
+  const mayAct = useSession().can('manage-incidents');
 
   // A new sort or filter starts again at the first page.
   const setLayout = (l: TableLayout) => {
@@ -53,7 +57,7 @@ export function IncidentsView({ scope }: { scope: Scope }) {
   };
 
   const actions = (i: Incident) =>
-    scope === 'active' ? (
+    scope === 'active' && mayAct ? (
       <RowActions incident={i} onDone={(id, gone) => void refreshRow(id, gone)} onError={setActionError} onComments={setCommentsOf} />
     ) : (
       <button type="button" aria-label={`Comments on incident ${i.id}`} onClick={() => setCommentsOf(i)}>
@@ -67,7 +71,7 @@ export function IncidentsView({ scope }: { scope: Scope }) {
       <div className="row inc-toolbar">
         <PresetBar scope={scope} layout={layout} onApply={setLayout} />
         <span className="spacer" />
-        {scope === 'active' ? (
+        {scope === 'active' && mayAct ? (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New incident
           </button>
