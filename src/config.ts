@@ -4,9 +4,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { DEFAULT_DENY_NETWORKS } from './core/net-policy.js';
 
 const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Millis = Type.Integer({ minimum: 1 });
+/** Addresses or CIDR networks (10.0.0.0/8, fd00::/8); checked when the policy is built at start. */
+const Networks = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 1000 });
 
 // Unknown keys are refused: a misspelt `server.user.auth_token_enabled` must not silently
 // leave a setting at its default.
@@ -128,9 +131,16 @@ export const ConfigSchema = Obj({
     pingConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
     /** A remote agent silent for this long is down: its objects' data turns stale. */
     agentDownAfterMs: Millis,
+    /** Check targets (after name resolution, redirects too) the server refuses to connect to;
+     * an address in allowNetworks is allowed even inside a denied network. */
+    denyNetworks: Networks,
+    allowNetworks: Networks,
   }),
   triggers: Obj({
     webhookRetries: Type.Integer({ minimum: 0, maximum: 10 }),
+    /** Webhook addresses refused, as probes.denyNetworks; allowNetworks carves exceptions. */
+    denyNetworks: Networks,
+    allowNetworks: Networks,
     retryBaseMs: Millis,
     smtp: Obj({
       /** Empty: e-mail triggers are recorded as failed ("no SMTP relay configured"). */
@@ -170,8 +180,8 @@ const DEFAULTS: Config = {
   mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
-  probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000 },
-  triggers: { webhookRetries: 3, retryBaseMs: 1000, smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
+  probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },
+  triggers: { webhookRetries: 3, retryBaseMs: 1000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [], smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,5 +1,6 @@
 // What every check type implements. The same probes run inside the server and in the remote
 // agent (src/agent), so nothing here may depend on the server's services or storage.
+import type { NetPolicy } from '../core/net-policy.js';
 import type { CheckDefinition } from '../core/probes/check-definition.js';
 
 /** Metric name (without the check's prefix) → value. Numbers go into history. */
@@ -12,6 +13,8 @@ export interface ProbeContext {
   memory: Map<string, unknown>;
   /** Wall clock in ms (a parameter so tests can fix it). */
   now(): number;
+  /** Addresses the probe may connect to (the server's probes.denyNetworks); none: any. */
+  net?: NetPolicy;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Runs one check once, whatever its type: the probe under a timeout, its failure turned into
 // `available: 0` and an error text, and every metric named with the check's prefix. A probe
 // that ignores its abort signal is abandoned at the timeout, so it cannot hold a slot.
+import type { NetPolicy } from '../core/net-policy.js';
 import { metricName, type CheckDefinition, type CheckType } from '../core/probes/check-definition.js';
 import { ProbeFailure, type Probe, type ProbeValues } from './probe.js';
 import { httpProbe } from './checks/http-probe.js';
@@ -26,7 +27,7 @@ export interface CheckRun {
   cancelled: boolean;
 }
 
-export async function runCheck(check: CheckDefinition, memory: Map<string, unknown>, cancel: AbortSignal, now: () => number = Date.now): Promise<CheckRun> {
+export async function runCheck(check: CheckDefinition, memory: Map<string, unknown>, cancel: AbortSignal, now: () => number = Date.now, net?: NetPolicy): Promise<CheckRun> {
   const timestamp = now();
   const started = performance.now();
   const timeout = AbortSignal.timeout(check.timeoutMs);
@@ -35,7 +36,7 @@ export async function runCheck(check: CheckDefinition, memory: Map<string, unkno
   try {
     const probe = PROBES[check.type] as Probe<CheckDefinition>;
     values = await Promise.race([
-      probe(check, { signal, memory, now }),
+      probe(check, { signal, memory, now, net }),
       new Promise<never>((_, reject) => {
         const give = () => reject(cancel.aborted ? new Error('cancelled') : new Error(`timed out after ${check.timeoutMs} ms`));
         if (signal.aborted) give();

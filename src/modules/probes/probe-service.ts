@@ -4,15 +4,16 @@
 import type { Logger } from 'pino';
 import { flattenPayload } from '../../core/metrics/flatten.js';
 import type { StatIntake } from '../../intake/stat-intake.js';
+import { createNetPolicy, type NetPolicySettings } from '../../core/net-policy.js';
 import { createScheduler, type ScheduledCheck } from '../../probes/scheduler.js';
-import type { CheckRun } from '../../probes/run-check.js';
+import { runCheck, type CheckRun } from '../../probes/run-check.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CheckIndex, EntityCheck } from './check-index.js';
 
 /** Built-in state Disable: a disabled object's checks do not run. */
 const DISABLE_STATE = 9;
 
-export interface ProbeSettings {
+export interface ProbeSettings extends NetPolicySettings {
   enabled: boolean;
   concurrency: number;
   pingConcurrency: number;
@@ -31,7 +32,10 @@ export function createProbeService({ index, intake, catalog, manualState, logger
   const lastRuns = new Map<string, Map<string, CheckRun>>();
   const runnable = (entityId: string) => manualState(entityId) !== DISABLE_STATE;
 
+  // Which addresses the server's checks may reach (probes.denyNetworks / allowNetworks).
+  const net = createNetPolicy(settings, 'probes');
   const scheduler = createScheduler({
+    run: (check, memory, cancel, now) => runCheck(check, memory, cancel, now, net),
     concurrency: settings.concurrency,
     pingConcurrency: settings.pingConcurrency,
     runnable,

@@ -13,7 +13,8 @@ import type { SendOutcome } from './retry.js';
 import { schedule } from './schedule.js';
 import { SendQueue } from './send-queue.js';
 import { emailMessage, webhookEvent, type FireFacts } from './trigger-event.js';
-import { maskUrl, sendWebhook } from './webhook-sender.js';
+import { maskUrl, sendWebhook, webhookNetwork } from './webhook-sender.js';
+import { createNetPolicy } from '../../core/net-policy.js';
 
 /** Runs older than this are deleted by `purge`. */
 export const RUN_RETENTION_MS = 30 * 86_400_000;
@@ -51,6 +52,8 @@ export function createTriggersService(deps: TriggersDeps) {
   const { store, catalog, bus, clock, logger, settings } = deps;
   const limits = { ...DEFAULT_TRIGGER_LIMITS, ...deps.limits };
   const policy = { retries: settings.webhookRetries, baseMs: settings.retryBaseMs };
+  // Which addresses webhooks may reach (triggers.denyNetworks / allowNetworks).
+  const network = webhookNetwork(createNetPolicy(settings, 'triggers'));
   const queue = new SendQueue(limits);
   /** Aborted at stop: no new attempt, back-off waits end. */
   const stopping = new AbortController();
@@ -159,7 +162,7 @@ export function createTriggersService(deps: TriggersDeps) {
   }
 
   function send(facts: FireFacts, trigger: StateTrigger): Promise<SendOutcome> {
-    if (trigger.type === 'webhook') return sendWebhook(trigger.payload, webhookEvent(facts), randomUUID(), policy, signals);
+    if (trigger.type === 'webhook') return sendWebhook(trigger.payload, webhookEvent(facts), randomUUID(), policy, signals, network);
     if (!mailerMade) {
       mailerMade = true;
       mailer = createMailer(settings.smtp);

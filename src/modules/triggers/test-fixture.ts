@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import type { Config } from '../../config.js';
 import type { StateTrigger } from '../../core/conditions/entity-settings.js';
+import { DEFAULT_DENY_NETWORKS } from '../../core/net-policy.js';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
 import type { StateRow } from '../../storage/catalog-types.js';
 import type { Storage } from '../../storage/types.js';
@@ -42,6 +43,8 @@ export type TriggerSettings = Config['triggers'];
 export const testSettings = (over: Partial<TriggerSettings> = {}): TriggerSettings => ({
   webhookRetries: 3,
   retryBaseMs: 5,
+  denyNetworks: [...DEFAULT_DENY_NETWORKS],
+  allowNetworks: [],
   smtp: { host: '', port: 25, secure: false, from: 'vigil@example.test' },
   ...over,
 });

@@ -1,4 +1,8 @@
 // One webhook delivery: the JSON event sent to the trigger's URL, retried with back-off.
+// Connections go through the network policy (triggers.denyNetworks): undici's fetch with a
+// lookup that refuses denied addresses, so the address checked is the one connected to.
+import { Agent, Headers, fetch, type Dispatcher, type Response } from 'undici';
+import type { NetPolicy } from '../../core/net-policy.js';
 import type { WebhookPayload } from '../../core/conditions/entity-settings.js';
 import { type AttemptResult, type RetryPolicy, type SendOutcome, withRetries } from './retry.js';
 import type { WebhookEvent } from './trigger-event.js';
@@ -6,6 +10,16 @@ import type { WebhookEvent } from './trigger-event.js';
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of a failing answer's body goes into the recorded error. */
 const ERROR_BODY_CHARS = 200;
+
+/** Where webhooks may connect: the policy, and the connection pool that applies it. */
+export interface WebhookNetwork {
+  policy: NetPolicy;
+  dispatcher: Dispatcher;
+}
+
+export function webhookNetwork(policy: NetPolicy): WebhookNetwork {
+  return { policy, dispatcher: new Agent({ connect: { lookup: policy.lookup } }) };
+}
 
 export interface WebhookSignals {
   /** No further attempt after this aborts (the service is stopping). */
@@ -46,6 +60,14 @@ async function bodyStart(res: Response): Promise<string> {
   return text.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
 }
 
+/** The policy's refusal inside fetch's "fetch failed" error, if that is what it was. */
+function policyRefusal(err: unknown): string | undefined {
+  for (let e = err as { cause?: unknown; code?: string; message?: string } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === 'EVIGILDENIED') return e.message;
+  }
+  return undefined;
+}
+
 function describeNetworkError(err: unknown): string {
   const e = err as { message?: string; cause?: { code?: string; message?: string } };
   const cause = e.cause;
@@ -68,13 +90,16 @@ function splitCredentials(url: string, headers: Headers): string {
   return u.toString();
 }
 
-async function attempt(url: string, payload: WebhookPayload, headers: Headers, body: string, signals: WebhookSignals): Promise<AttemptResult> {
+async function attempt(url: string, payload: WebhookPayload, headers: Headers, body: string, signals: WebhookSignals, network: WebhookNetwork): Promise<AttemptResult> {
   const timeoutMs = payload.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
+  // A literal address is connected to without a lookup: checked here. Retrying cannot help.
+  const refused = network.policy.refusalForHost(new URL(url).hostname);
+  if (refused) return { ok: false, retryable: false, error: `connection refused by policy: ${refused}`, httpStatus: null };
   try {
     // A redirect is not followed: it would turn a POST into a GET or send the event somewhere
     // the trigger does not name.
-    const res = await fetch(url, { method: payload.method, headers, body, redirect: 'manual', signal: AbortSignal.any([timeout, signals.abort]) });
+    const res = await fetch(url, { method: payload.method, headers, body, redirect: 'manual', signal: AbortSignal.any([timeout, signals.abort]), dispatcher: network.dispatcher });
     const status = res.status;
     if (status >= 200 && status < 300) {
       await res.body?.cancel().catch(() => undefined);
@@ -91,6 +116,8 @@ async function attempt(url: string, payload: WebhookPayload, headers: Headers, b
   } catch (err) {
     if (signals.abort.aborted) return { ok: false, retryable: false, error: 'interrupted: the server stopped', httpStatus: null };
     if (timeout.aborted) return { ok: false, retryable: true, error: `timed out after ${timeoutMs} ms`, httpStatus: null };
+    const denied = policyRefusal(err);
+    if (denied) return { ok: false, retryable: false, error: `connection refused by policy: ${denied}`, httpStatus: null };
     return { ok: false, retryable: true, error: describeNetworkError(err), httpStatus: null };
   }
 }
@@ -101,6 +128,7 @@ export async function sendWebhook(
   deliveryId: string,
   policy: RetryPolicy,
   signals: WebhookSignals,
+  network: WebhookNetwork,
 ): Promise<SendOutcome> {
   let headers: Headers;
   let url: string;
@@ -114,5 +142,5 @@ export async function sendWebhook(
     return { attempts: 0, ok: false, error: `invalid request: ${(err as Error).message}`, httpStatus: null };
   }
   const body = JSON.stringify(event);
-  return withRetries(() => attempt(url, payload, headers, body, signals), policy, signals.stopping);
+  return withRetries(() => attempt(url, payload, headers, body, signals, network), policy, signals.stopping);
 }

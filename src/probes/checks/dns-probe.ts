@@ -45,6 +45,15 @@ async function query(resolver: dns.Resolver, check: DnsCheck): Promise<Answer[]>
   }
 }
 
+/** The address of a DNS server setting: "10.0.0.53", "10.0.0.53:5353", "[fd00::53]:53", "fd00::53". */
+function serverAddress(server: string): string {
+  const s = server.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
+  if (bracketed) return bracketed[1]!;
+  const v4WithPort = /^([\d.]+):\d+$/.exec(s);
+  return v4WithPort ? v4WithPort[1]! : s;
+}
+
 function expectedForm(check: DnsCheck, expected: string): string {
   if (check.recordType === 'AAAA') return normalV6(expected);
   if (check.recordType === 'MX') return normalName(expected.replace(/\s+/g, ' '));
@@ -55,6 +64,10 @@ export const dnsProbe: Probe<DnsCheck> = (check, ctx) =>
   new Promise((resolve, reject) => {
     if (ctx.signal.aborted) return reject(new Error('aborted'));
     const resolver = new dns.Resolver({ timeout: check.timeoutMs, tries: 1 });
+    // The server asked is the connection made (an address, maybe with a port): under the
+    // network policy. Without one the system's own resolvers are asked.
+    const refused = check.server ? ctx.net?.refusalForHost(serverAddress(check.server)) : undefined;
+    if (refused) return reject(new ProbeFailure(refused));
     try {
       if (check.server) resolver.setServers([check.server.trim()]);
     } catch (err) {

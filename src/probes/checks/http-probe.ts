@@ -5,6 +5,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, t
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import type { NetPolicy } from '../../core/net-policy.js';
 import type { HttpCheck } from '../../core/probes/check-definition.js';
 import { REGEX_LIMITS, compileSafeRegex } from '../../core/safe-regex.js';
 import { ProbeFailure, type Probe, type ProbeValues } from '../probe.js';
@@ -62,7 +63,7 @@ function expiryDays(res: IncomingMessage, now: number): number | undefined {
  * One request. `wantBody` decides from the status and headers whether this response is the
  * final one; if not, the connection is dropped at once instead of reading a redirect's body.
  */
-function sendHop(hop: Hop, insecure: boolean, signal: AbortSignal, now: () => number, wantBody: (status: number, headers: IncomingHttpHeaders) => boolean): Promise<HopResult> {
+function sendHop(hop: Hop, insecure: boolean, signal: AbortSignal, now: () => number, wantBody: (status: number, headers: IncomingHttpHeaders) => boolean, net?: NetPolicy): Promise<HopResult> {
   return new Promise<HopResult>((resolve, reject) => {
     let req: ClientRequest | undefined;
     let settled = false;
@@ -85,12 +86,17 @@ function sendHop(hop: Hop, insecure: boolean, signal: AbortSignal, now: () => nu
     const headers = { ...hop.headers };
     if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = 'Vigil-probe/1';
     if (hop.body !== undefined && !hasHeader(headers, 'content-length')) headers['Content-Length'] = String(Buffer.byteLength(hop.body));
+    // Every hop (redirects too) under the network policy: a literal address here, a name when
+    // it is resolved for the connection.
+    const refused = net?.refusalForHost(host);
+    if (refused) return fail(new ProbeFailure(refused));
     const started = performance.now();
     try {
       req = (https ? httpsRequest : httpRequest)(hop.url, {
         method: hop.method,
         headers,
         agent: false,
+        ...(net ? { lookup: net.lookup } : {}),
         ...(https ? { rejectUnauthorized: !insecure, servername: isIP(host) ? '' : host } : {}),
       });
     } catch (err) {
@@ -137,7 +143,7 @@ export const httpProbe: Probe<HttpCheck> = async (check, ctx) => {
   let hop: Hop = { url: check.url, method: check.method, headers: check.headers, ...(check.body !== undefined ? { body: check.body } : {}) };
   const follows = (status: number, headers: IncomingHttpHeaders): boolean => check.followRedirects && REDIRECTS.has(status) && !!headers.location;
   for (let redirects = 0; ; redirects++) {
-    const res = await sendHop(hop, check.insecure, ctx.signal, ctx.now, (status, headers) => !follows(status, headers));
+    const res = await sendHop(hop, check.insecure, ctx.signal, ctx.now, (status, headers) => !follows(status, headers), ctx.net);
     const values: ProbeValues = { status: res.status, ...(res.certExpiryDays !== undefined ? { certExpiryDays: res.certExpiryDays } : {}) };
     if (!res.read) {
       if (redirects >= check.maxRedirects) throw new ProbeFailure(`too many redirects (more than ${check.maxRedirects})`, values);

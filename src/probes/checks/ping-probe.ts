@@ -2,7 +2,7 @@
 // installed setuid or with the capability it needs, which this process need not have.
 import { spawn } from 'node:child_process';
 import type { PingCheck } from '../../core/probes/check-definition.js';
-import { ProbeFailure, type Probe } from '../probe.js';
+import { ProbeFailure, type Probe, type ProbeContext, type ProbeValues } from '../probe.js';
 
 /** Output kept per stream: the summary is a few lines; more means something odd is talking. */
 const OUTPUT_CAP = 64 * 1024;
@@ -15,11 +15,23 @@ const RTT = /min\/avg\/max\/(?:mdev|stddev) = ([\d.]+)\/([\d.]+)\/([\d.]+)\/[\d.
  */
 const deadlineSeconds = (timeoutMs: number): number => Math.max(1, Math.floor((timeoutMs - 250) / 1000));
 
-export const pingProbe: Probe<PingCheck> = (check, ctx) =>
-  new Promise((resolve, reject) => {
-    const host = check.host;
-    // ping would take it as an option; "--" ends options but is not understood everywhere.
-    if (host.startsWith('-')) return reject(new ProbeFailure(`"${host}" is not a host name`));
+export const pingProbe: Probe<PingCheck> = async (check, ctx) => {
+  // ping would take it as an option; "--" ends options but is not understood everywhere.
+  if (check.host.startsWith('-')) throw new ProbeFailure(`"${check.host}" is not a host name`);
+  if (!ctx.net) return pingHost(check.host, check, ctx);
+  // Under the network policy: the name is resolved and checked here, and ping is given the
+  // address checked, so it cannot resolve the name again to another one.
+  let address: string;
+  try {
+    address = (await ctx.net.resolve(check.host)).address;
+  } catch (err) {
+    throw new ProbeFailure((err as Error).message);
+  }
+  return pingHost(address, check, ctx);
+};
+
+const pingHost = (host: string, check: PingCheck, ctx: ProbeContext) =>
+  new Promise<ProbeValues>((resolve, reject) => {
     if (ctx.signal.aborted) return reject(new Error('aborted'));
     const deadline = deadlineSeconds(check.timeoutMs);
     const args = ['-n', '-q', '-c', String(check.count), '-i', '0.2', '-W', String(deadline), '-w', String(deadline)];

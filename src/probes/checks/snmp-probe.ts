@@ -4,7 +4,7 @@
 import snmp from 'net-snmp';
 import type { SnmpCheck, SnmpOid } from '../../core/probes/check-definition.js';
 import { counterRate, type CounterReading, type CounterWidth } from '../../core/probes/counter-rate.js';
-import { ProbeFailure, type Probe, type ProbeValues } from '../probe.js';
+import { ProbeFailure, type Probe, type ProbeContext, type ProbeValues } from '../probe.js';
 
 /** Longest text value kept: a string metric, not a dump of whatever the agent holds. */
 const TEXT_MAX = 1000;
@@ -60,10 +60,10 @@ function reading(vb: snmp.Varbind): Reading {
 const storedReading = (m: unknown): CounterReading | undefined =>
   typeof m === 'object' && m !== null && typeof (m as CounterReading).value === 'bigint' && typeof (m as CounterReading).at === 'number' ? (m as CounterReading) : undefined;
 
-function createSession(check: SnmpCheck): snmp.Session {
-  const common = { port: check.port, timeout: check.timeoutMs, retries: 0, transport: check.host.includes(':') ? ('udp6' as const) : ('udp4' as const) };
+function createSession(check: SnmpCheck, host: string): snmp.Session {
+  const common = { port: check.port, timeout: check.timeoutMs, retries: 0, transport: host.includes(':') ? ('udp6' as const) : ('udp4' as const) };
   if (check.version !== '3') {
-    return snmp.createSession(check.host, check.community, { ...common, version: check.version === '1' ? snmp.Version1 : snmp.Version2c });
+    return snmp.createSession(host, check.community, { ...common, version: check.version === '1' ? snmp.Version1 : snmp.Version2c });
   }
   const u = check.user!;
   const user: snmp.User = { name: u.name, level: snmp.SecurityLevel[u.level] };
@@ -75,7 +75,7 @@ function createSession(check: SnmpCheck): snmp.Session {
     user.privProtocol = snmp.PrivProtocols[u.privProtocol ?? 'aes'];
     user.privKey = u.privKey!;
   }
-  return snmp.createV3Session(check.host, user, common);
+  return snmp.createV3Session(host, user, common);
 }
 
 /**
@@ -109,12 +109,25 @@ function metrics(check: SnmpCheck, varbinds: snmp.Varbind[], memory: Map<string,
   return { values, problems };
 }
 
-export const snmpProbe: Probe<SnmpCheck> = (check, ctx) =>
-  new Promise((resolve, reject) => {
+export const snmpProbe: Probe<SnmpCheck> = async (check, ctx) => {
+  if (!ctx.net) return snmpGet(check, check.host, ctx);
+  // Under the network policy: the name is resolved and checked here, and the session is
+  // given the address checked, so it cannot resolve the name again to another one.
+  let address: string;
+  try {
+    address = (await ctx.net.resolve(check.host)).address;
+  } catch (err) {
+    throw new ProbeFailure((err as Error).message);
+  }
+  return snmpGet(check, address, ctx);
+};
+
+const snmpGet = (check: SnmpCheck, host: string, ctx: ProbeContext) =>
+  new Promise<ProbeValues>((resolve, reject) => {
     if (ctx.signal.aborted) return reject(new Error('aborted'));
     let session: snmp.Session;
     try {
-      session = createSession(check);
+      session = createSession(check, host);
     } catch (err) {
       return reject(new ProbeFailure(`cannot start an SNMP session: ${(err as Error).message}`));
     }

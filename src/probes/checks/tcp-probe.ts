@@ -27,9 +27,12 @@ export const tcpProbe: Probe<TcpCheck> = (check, ctx) =>
     const onAbort = (): void => finish(() => reject(new ProbeFailure(signal.reason instanceof Error ? signal.reason.message : 'aborted')));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
+    // Under the network policy: a literal address here, a name when it is resolved.
+    const refused = ctx.net?.refusalForHost(check.host);
+    if (refused) return finish(() => reject(new ProbeFailure(refused)));
     const started = performance.now();
     try {
-      socket = connect({ host: check.host, port: check.port });
+      socket = connect({ host: check.host, port: check.port, ...(ctx.net ? { lookup: ctx.net.lookup } : {}) });
     } catch (err) {
       return finish(() => reject(new ProbeFailure(messageOf(err))));
     }
