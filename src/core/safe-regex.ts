@@ -21,6 +21,20 @@ export const REGEX_LIMITS = {
    * (~100 ns a unit, DFA thrash) about 2 s; typical patterns run at well under 1 ns a unit.
    */
   costBudget: 20_000_000,
+  /**
+   * Cost units one test may spend: a test cannot be interrupted, so it sees at most
+   * perTestCost / costPerChar characters of a value (62 000 for a pattern of 16
+   * instructions, 13 000 at the cap of 200; ~0.1-0.3 s at the worst rate measured). A filter
+   * refuses a longer value with an error (cutting it would change what ^ and $ mean);
+   * `_m` and bodyRegex test the first part, as documented there.
+   */
+  perTestCost: 3_000_000,
+  /**
+   * Memory of re2js's lazy DFA per pattern (its default is 8 MB): on a pattern whose DFA
+   * explodes ([ab]*a(a|b){50}) it kept building states at up to ~300 ns a cost unit before
+   * falling back to the NFA; with 64 KB it falls back early (~100 ns a unit, worst measured).
+   */
+  dfaMemory: 64 * 1024,
 } as const;
 
 /** A pattern refused when compiled: invalid, too long or too costly. The message names it. */
@@ -39,7 +53,9 @@ export interface SafeRegex {
   readonly size: number;
   /** Cost units charged per character tested. */
   readonly costPerChar: number;
-  /** Tests `text` without any budget: for callers that bound the input themselves. */
+  /** The characters of a value a test sees: perTestCost / costPerChar. */
+  readonly maxInput: number;
+  /** Tests the first maxInput characters of `text`, without any request budget. */
   test(text: string): boolean;
 }
 
@@ -74,7 +90,30 @@ export function compileSafeRegex(pattern: string, flags = 0, name = 'regular exp
       `${name} ${JSON.stringify(clip(pattern))} is too costly: it compiles to ${size} instructions, more than the limit of ${maxProgramSize} (use fewer or smaller repetitions)`,
     );
   }
-  return { source: pattern, size, costPerChar: size + REGEX_LIMITS.charWeight, test: (text) => re.test(text) };
+  limitDfaMemory(re);
+  // A literal (RE2's "prefix complete" program) is matched with indexOf: a unit a character.
+  const costPerChar = isLiteral(re) ? 1 : size + REGEX_LIMITS.charWeight;
+  const maxInput = Math.floor(REGEX_LIMITS.perTestCost / costPerChar);
+  return { source: pattern, size, costPerChar, maxInput, test: (text) => re.test(text.length > maxInput ? text.slice(0, maxInput) : text) };
+}
+
+// re2js internals (2.10): the lazy DFA's budgets and the literal flag. Guarded, so another
+// version without them only loses the tuning, not the cost bound.
+interface Re2Internals {
+  prefixComplete?: boolean;
+  numSubexp?: number;
+  dfa?: { maxMem?: number; stateBudget?: number; memBudget?: number };
+}
+
+function limitDfaMemory(re: RE2JS): void {
+  const dfa = (re.re2() as unknown as Re2Internals).dfa;
+  if (dfa && typeof dfa.maxMem === 'number' && typeof dfa.stateBudget === 'number' && typeof dfa.memBudget === 'number') {
+    dfa.maxMem = dfa.stateBudget = dfa.memBudget = REGEX_LIMITS.dfaMemory;
+  }
+}
+
+function isLiteral(re: RE2JS): boolean {
+  return (re.re2() as unknown as Re2Internals).prefixComplete === true;
 }
 
 const REPEAT = /\{(\d+)(?:,(\d*))?\}/g;
@@ -93,6 +132,11 @@ export class RegexBudget {
 
   /** Tests `text`, charging it first; throws BudgetExceededError when it cannot be afforded. */
   test(regex: SafeRegex, text: string): boolean {
+    if (text.length > regex.maxInput) {
+      throw new BudgetExceededError(
+        `${JSON.stringify(clip(regex.source))} cannot test a value of ${text.length} characters: at its cost of ${regex.costPerChar} units a character (program size + ${REGEX_LIMITS.charWeight}) one test may read ${regex.maxInput} (limit ${REGEX_LIMITS.perTestCost} units); use a smaller pattern or a literal`,
+      );
+    }
     const cost = regex.costPerChar * text.length;
     if (this.spent + cost > this.limit) {
       throw new BudgetExceededError(

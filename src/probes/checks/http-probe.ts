@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { NetPolicy } from '../../core/net-policy.js';
 import type { HttpCheck } from '../../core/probes/check-definition.js';
-import { REGEX_LIMITS, compileSafeRegex } from '../../core/safe-regex.js';
+import { compileSafeRegex } from '../../core/safe-regex.js';
 import { ProbeFailure, type Probe, type ProbeValues } from '../probe.js';
 
 /** Beyond this the body is neither read nor searched: a check is not a download. */
@@ -181,12 +181,10 @@ export const httpProbe: Probe<HttpCheck> = async (check, ctx) => {
 };
 
 /**
- * bodyRegex on the body, within one regex cost budget (core/safe-regex.ts): a pattern of
- * program size p sees the first costBudget / (p + 32) characters (about 470 000 for a small
- * pattern), so a check never holds the event loop longer than a filter may.
+ * bodyRegex on the body, at the cost of one regex test (core/safe-regex.ts): a pattern of
+ * program size p sees the first perTestCost / (p + 32) characters of the body (52 000 for a
+ * small pattern), so a check never holds the event loop longer than a filter's test may.
  */
 function bodyMatches(pattern: string, body: string): boolean {
-  const re = compileSafeRegex(pattern, 0, 'pattern');
-  const seen = Math.floor(REGEX_LIMITS.costBudget / re.costPerChar);
-  return re.test(body.length > seen ? body.slice(0, seen) : body);
+  return compileSafeRegex(pattern, 0, 'pattern').test(body);
 }
