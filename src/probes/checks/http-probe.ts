@@ -182,7 +182,7 @@ export const httpProbe: Probe<HttpCheck> = async (check, ctx) => {
 
 /**
  * bodyRegex on the body, at the cost of one regex test (core/safe-regex.ts): a pattern of
- * program size p sees the first perTestCost / (p + 32) characters of the body (52 000 for a
+ * program size p sees the first perTestCost / (p + 32) characters of the body (78 000 for a
  * small pattern), so a check never holds the event loop longer than a filter's test may.
  */
 function bodyMatches(pattern: string, body: string): boolean {
