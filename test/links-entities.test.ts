@@ -215,15 +215,13 @@ describe('entities', () => {
     assert.deepEqual(page.body, list.slice(1, 3));
   });
 
-  // Issue 15: /entities was 403 without entityPermissions while /entities/1/children and
-  // /objects answered the same records; reading now follows objectPermissions on every route
-  // alike, so the listing answers with or without the right (test/rights-ownership.test.ts).
-  it('GET /entities answers with or without the right entityPermissions, as /entities/1/children does', async () => {
+  // Issue 15: /entities was 403 without entityPermissions while /entities/1/children answered
+  // the same records: both listings take the right (the base document names it).
+  it('GET /entities and /entities/:id/children need the right entityPermissions', async () => {
     await createUser(server, { login: 'noents', password: 'noents-pw-1', permissions: ['manage-objects'] });
     await createUser(server, { login: 'ents', password: 'ents-pw-1', permissions: ['entityPermissions'] });
-    const without = await call(server, 'GET', '/entities', { headers: as('noents', 'noents-pw-1') });
-    assert.equal(without.status, 200, without.text);
-    assert.deepEqual(without.body, (await asAdmin('GET', '/entities')).body);
+    assertError(await call(server, 'GET', '/entities', { headers: as('noents', 'noents-pw-1') }), 403, 'Forbidden');
+    assertError(await call(server, 'GET', '/entities/1/children', { headers: as('noents', 'noents-pw-1') }), 403, 'Forbidden');
     const ok = await call(server, 'GET', '/entities', { headers: as('ents', 'ents-pw-1') });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(ok.body, (await asAdmin('GET', '/entities')).body);

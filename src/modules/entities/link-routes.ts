@@ -48,20 +48,21 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
   });
 
   const entityTags = ['entities'];
-  // The same records are listed by /entities/1/children, /objects/1/children and /links, and
-  // ids are easy to walk one by one: a right on this route alone would guard nothing. Reading is
-  // objectPermissions' business on every route (api-extensions.md "Users": a user without
-  // rights reads what it may see), so entityPermissions is accepted but gates nothing here.
-  const ENTITY_READS = 'Any signed-in user, within its objectPermissions, as every entity read (the right entityPermissions is not needed).';
+  // The base document names entityPermissions for listing root entities, and /entities is
+  // /entities/1/children: both listings of the mixed /entities family take the right, so the
+  // same content never needs it on one route and not on the other (pen test, issue 15).
+  // Objects and links stay readable on their own routes within objectPermissions: a user
+  // without rights reads what it may see (api-extensions.md "Users").
+  const ENTITY_LISTING = { right: 'entityPermissions' } as const;
   // Listings mix two record kinds; they are serialised here, not matched against a union per item.
   api.get('/entities', {
     schema: {
       tags: entityTags,
       summary: 'Child objects and links of the root (= /entities/1/children)',
-      description: ENTITY_READS,
       querystring: ListQuery,
       response: { 200: Type.Array(EntitySchema) },
     },
+    config: ENTITY_LISTING,
   }, async (req, reply) => sendEntities(reply, s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
 
   api.get('/entities/:id', {
@@ -70,5 +71,6 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
 
   api.get('/entities/:id/children', {
     schema: { tags: entityTags, summary: 'Child objects of an object, then the links between them', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
+    config: ENTITY_LISTING,
   }, async (req, reply) => sendEntities(reply, s.queries.entityChildren(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
 }
