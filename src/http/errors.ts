@@ -1,6 +1,7 @@
 // The one error type of the program, and the one handler that turns any thrown error into
 // the API's `{code, message}` body. Services throw AppError; everything else is a bug (500).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BudgetExceededError } from '../core/safe-regex.js';
 import { hardenReply } from './security-headers.js';
 
 export type ErrorCode =
@@ -82,6 +83,9 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
 
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  // A scan or filter stopped by its cost or time budget (core/safe-regex.ts): the request asked
+  // for more work than one request may do, which is the caller's to narrow.
+  if (err instanceof BudgetExceededError) return new AppError('BadRequest', err.message);
   if (err && typeof err === 'object') return fromFastifyError(err as FastifyError);
   return undefined;
 }
@@ -95,9 +99,9 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
  * For Fastify's `frameworkErrors` option: errors the router raises before any hook or error
  * handler runs (a path with bad percent-encoding), in the same `{code, message}` body.
  */
-export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function handleFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   // No hook runs for these: the security headers are set here.
-  hardenReply(reply.type('application/json; charset=utf-8'));
+  hardenReply(request, reply);
   sendError(reply, toAppError(err) ?? new AppError('BadRequest', 'bad request'));
 }
 

@@ -4,7 +4,6 @@
 // caller's: 400 naming the filter.
 import { necessaryConditions, type FieldCondition } from '../core/filter-conditions.js';
 import { compileSafeQuery, QueryError, type Predicate } from '../core/safe-query.js';
-import { BudgetExceededError } from '../core/safe-regex.js';
 import { badRequest } from './errors.js';
 import { parseJsonText } from './json-body.js';
 
@@ -36,14 +35,4 @@ export function compileFilterParam<T>(text: string | undefined, notPushed?: Read
     }
   };
   return { matches, conditions: necessaryConditions(parsed as Record<string, unknown>, notPushed) };
-}
-
-/** A scan that ran out of its time budget (core/scan-page.ts) is answered 400 with the reason. */
-export async function withScanBudget<T>(scan: Promise<T>): Promise<T> {
-  try {
-    return await scan;
-  } catch (err) {
-    if (err instanceof BudgetExceededError) throw badRequest(err.message);
-    throw err;
-  }
 }

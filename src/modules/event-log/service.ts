@@ -4,7 +4,7 @@
 // counted and logged, never dropped silently. Retention by age and by count.
 import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
-import { compileFilterParam, withScanBudget } from '../../http/filter-param.js';
+import { compileFilterParam } from '../../http/filter-param.js';
 import type { IncomingEvent } from '../../intake/event-intake.js';
 import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
 import { type EntityActor, canSee } from '../catalog/access.js';
@@ -212,7 +212,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       if (!filter && actor.visibility.all) {
         out = (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);
       } else {
-        out = await withScanBudget(scanPage<StoredEventRecord, EventRecordView>({
+        out = await scanPage<StoredEventRecord, EventRecordView>({
           fetch: (after, limit) => store.find({ ...base, limit, after }),
           keep: (rec) => {
             if (!visibleTo(actor, rec)) return undefined;
@@ -220,7 +220,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
             return !filter || filter.matches(v) ? v : undefined;
           },
           skip: input.skip, limit: input.limit, batchSize: SCAN_BATCH, maxScan: MAX_FILTER_SCAN,
-        }));
+        });
       }
       return input.inverse ? out.reverse() : out;
     },

@@ -4,7 +4,6 @@
 // keyset batches in the asked order until the page is full (or MAX_SCAN rows were read).
 import { scanPage } from '../../core/scan-page.js';
 import { notFound } from '../../http/errors.js';
-import { withScanBudget } from '../../http/filter-param.js';
 import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
@@ -55,7 +54,7 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
     if (paging.limit === 0) return [];
     const query = { ...base, conditions: filter?.conditions };
     if (!filter && actor.visibility.all) return (await store.find({ ...query, limit: paging.limit, skip: paging.skip })).map(incidentView);
-    return withScanBudget(scanPage<IncidentRow, IncidentView>({
+    return scanPage<IncidentRow, IncidentView>({
       fetch: (after, limit) => store.find({ ...query, limit, after }),
       keep: (row) => {
         if (!visible(actor, row)) return undefined;
@@ -63,7 +62,7 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
         return !filter || filter.matches(view) ? view : undefined;
       },
       skip: paging.skip, limit: paging.limit, batchSize: SCAN_BATCH, maxScan: MAX_SCAN,
-    }));
+    });
   }
 
   return {

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
-import { compileFilterParam, withScanBudget } from '../../http/filter-param.js';
+import { compileFilterParam } from '../../http/filter-param.js';
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../../storage/types.js';
 import { SECURITY_EVENTS, type ClientContext, type SecurityEventKind, type SecuritySource } from './events.js';
 import { createRepeatFolder } from './repeat-folder.js';
@@ -132,14 +132,14 @@ export function createSecurityLogService({ store, clock, logger, retentionDays, 
       const base = { from: input.from, to: input.to, userId: input.userId, conditions: filter?.conditions };
       if (input.limit === 0) return [];
       if (!filter) return (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);
-      return withScanBudget(scanPage<StoredSecurityEvent, SecurityLogView>({
+      return scanPage<StoredSecurityEvent, SecurityLogView>({
         fetch: (before, limit) => store.find({ ...base, limit, before: before && { timestamp: before.timestamp, id: before.id } }),
         keep: (rec) => {
           const v = view(rec);
           return filter.matches(v) ? v : undefined;
         },
         skip: input.skip, limit: input.limit, batchSize: SCAN_BATCH, maxScan: MAX_FILTER_SCAN,
-      }));
+      });
     },
 
     async purgeExpired(): Promise<number> {
