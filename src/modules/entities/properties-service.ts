@@ -5,8 +5,9 @@ import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
-import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, SERVICE_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
-import { redactPropertyText } from '../../core/probes/redact.js';
+import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
+import { redactProperties } from '../../core/secrets/check-secrets.js';
+import { readsSecrets } from '../../core/secrets/mask.js';
 import type { PropertyRules } from './property-rules.js';
 import type { PropertyInputT } from './schemas.js';
 
@@ -82,8 +83,7 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
 
     /** The entity's properties; check secrets hidden from those without manage-service-properties. */
     list(actor: EntityActor, entity: MemEntity): PropRow[] {
-      if (actor.rights.has('manage-service-properties')) return entity.properties;
-      return entity.properties.map((p) => (p.type_id === SERVICE_PROPERTY ? { ...p, value: redactPropertyText(p.value) } : p));
+      return readsSecrets(actor.rights) ? entity.properties : redactProperties(entity.properties);
     },
 
     async create(actor: EntityActor, entity: MemEntity, input: PropertyInputT): Promise<PropRow> {

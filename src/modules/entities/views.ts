@@ -5,8 +5,8 @@ import { SEE_ALL, firstVisiblePath } from '../../core/visibility.js';
 import { badRequest } from '../../http/errors.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
-import { redactPropertyText } from '../../core/probes/redact.js';
-import { SERVICE_PROPERTY } from './entity-input.js';
+import { redactProperty } from '../../core/secrets/check-secrets.js';
+import { readsSecrets } from '../../core/secrets/mask.js';
 
 export type Record_ = { id: string; [field: string]: unknown };
 
@@ -34,9 +34,10 @@ function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
 }
 
 /** A property as records show it: check secrets hidden from readers without manage-service-properties. */
-const propView = ({ id, entity_id, name, value, type_id, created, updated }: MemEntity['properties'][number], actor: EntityActor) => ({
-  id, entity_id, name, value: type_id === SERVICE_PROPERTY && !actor.rights.has('manage-service-properties') ? redactPropertyText(value) : value, type_id, created, updated,
-});
+function propView(prop: MemEntity['properties'][number], actor: EntityActor) {
+  const { id, entity_id, name, value, type_id, created, updated } = readsSecrets(actor.rights) ? prop : redactProperty(prop);
+  return { id, entity_id, name, value, type_id, created, updated };
+}
 
 interface ViewContext {
   catalog: Catalog;

@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import { metricName } from '../../core/probes/check-definition.js';
-import { redactCheckSecrets } from '../../core/probes/redact.js';
+import { redactCheckSecrets } from '../../core/secrets/check-secrets.js';
+import { maskUrl, readsSecrets } from '../../core/secrets/mask.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import type { HistoryService } from '../history/history-service.js';
@@ -40,7 +41,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
       }
       const prop = entity.properties.find((p) => p.id === c.propertyId);
       return {
-        propertyId: c.propertyId, name: c.name, type: c.check.type, target: c.check.target, intervalMs: c.check.intervalMs, timeoutMs: c.check.timeoutMs,
+        propertyId: c.propertyId, name: c.name, type: c.check.type, target: secrets || c.check.type !== 'http' ? c.check.target : maskUrl(c.check.target), intervalMs: c.check.intervalMs, timeoutMs: c.check.timeoutMs,
         enabled: c.check.enabled, agent: c.check.agent ?? null, prefix: c.check.prefix ?? null,
         definition: definitionOf(prop?.value, secrets), lastResult,
       };
@@ -54,7 +55,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
         summary: 'The checks of the entity (its service properties holding check definitions) with their latest results',
         description: 'Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. '
           + 'An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. '
-          + 'Secrets (SNMP community and keys, HTTP header values and body) show as ******** to users without manage-service-properties, here and in /props.',
+          + 'Secrets (SNMP community and keys, HTTP header values and body, user info and query values of an HTTP check\'s URL) show as ******** to users without manage-service-properties, here and in /props.',
         params: IdParams,
         response: { 200: Type.Array(CheckSchema) },
       },
@@ -62,7 +63,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
       const who = actor(req);
       const id = req.params.id;
       const entity = prefix === 'objects' ? s.queries.visibleObject(who, id) : prefix === 'links' ? s.queries.visibleLink(who, id) : s.queries.visibleEntity(who, id);
-      return checksOf(entity, who.rights.has('manage-service-properties'));
+      return checksOf(entity, readsSecrets(who.rights));
     });
   }
 
