@@ -1,6 +1,7 @@
 // Every route of the catalog family, registered together.
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../../http/authenticate.js';
 import { bulkRoutes } from '../bulk/routes.js';
 import { classRoutes } from '../classes/routes.js';
 import { entityDetailRoutes, AuditQuery, AuditRecordSchema } from '../entities/entity-detail-routes.js';
@@ -23,6 +24,7 @@ export function catalogRoutes(api: Api, s: CatalogServices): void {
     schema: {
       tags: ['users'],
       summary: 'Configuration changes made by a user (newest first)',
+      description: 'Right manage-users (or your own). Secrets show as ******** without manage-service-properties; with objectPermissions, records about entities you cannot see are left out.',
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       querystring: AuditQuery,
       response: { 200: Type.Array(AuditRecordSchema) },
@@ -30,6 +32,6 @@ export function catalogRoutes(api: Api, s: CatalogServices): void {
     config: { right: 'manage-users', allowSelf: true },
   }, async (req) => {
     const q = req.query;
-    return s.audit.forUser(req.params.id, { from: q.from, to: q.to, limit: q.limit ?? 100, skip: q.skip ?? 0 });
+    return s.audit.forUser(s.access.actorOf(principalOf(req)), req.params.id, { from: q.from, to: q.to, limit: q.limit ?? 100, skip: q.skip ?? 0 });
   });
 }
