@@ -195,6 +195,8 @@ describe('webhook triggers', () => {
     await f.service.idle();
     const [run] = await runsOf('22');
     assert.equal(run!.ok, true);
-    assert.equal(run!.target, url.replace('pa55', '***'));
+    // Pen test (issue 15): the run log masks the whole user info and every query value, for
+    // everyone (it used to mask only the password, with ***).
+    assert.equal(run!.target, url.replace('hook%40user:pa55', '********:********'));
   });
 });

@@ -83,7 +83,7 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
     for (const setting of SETTINGS) {
       api.get(`/${prefix}/:id/${setting.path}`, {
         schema: { tags, summary: `The entity's ${setting.summary}`, params: IdParams, response: { 200: Type.Array(Type.Unknown()) } },
-      }, async (req) => s.settings.get(entityOf(req), setting.kind));
+      }, async (req) => s.settings.get(actor(req), entityOf(req), setting.kind));
 
       api.put(`/${prefix}/:id/${setting.path}`, {
         schema: {

@@ -2,6 +2,8 @@
 // validated before they are stored (core/conditions); evaluating them is the engine's work.
 import { ConditionError } from '../../core/conditions/condition-syntax.js';
 import { validateIncidentConditions, validateStateConditions, validateStateTriggers } from '../../core/conditions/entity-settings.js';
+import { readsSecrets } from '../../core/secrets/mask.js';
+import { MaskedSecretError, redactTriggers, restoreTriggerSecrets } from '../../core/secrets/trigger-secrets.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
@@ -58,6 +60,7 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
   function putWrites(actor: EntityActor, entity: MemEntity, kind: SettingKind, doc: unknown[] | null, now: number): CatalogWrite[] {
     if (!catalog.entity(entity.id)) throw notFound(`entity ${entity.id}`);
     const before = catalog.setting(entity.id, kind)?.value ?? null;
+    if (doc !== null && kind === 'stateTriggers' && !readsSecrets(actor.rights)) doc = keepSecrets(doc, before);
     if (JSON.stringify(before) === JSON.stringify(doc)) return [];
     const action = doc === null ? 'delete' : before === null ? 'create' : 'update';
     const write: CatalogWrite = doc === null
@@ -66,18 +69,32 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
     return [write, auditWrite(actor.userId, action, kind, entity.id, entity.id, before, doc, now)];
   }
 
+  /** What a writer without the right sent back masked takes the stored secret (core/secrets). */
+  function keepSecrets(doc: unknown[], before: unknown[] | null): unknown[] {
+    try {
+      return restoreTriggerSecrets(doc, before);
+    } catch (err) {
+      if (err instanceof MaskedSecretError) throw badRequest(err.message);
+      throw err;
+    }
+  }
+
+  /** The document as the actor may read it: secrets masked without manage-service-properties. */
+  function read(actor: EntityActor, entity: MemEntity, kind: SettingKind): unknown[] {
+    const doc = catalog.setting(entity.id, kind)?.value ?? [];
+    return kind === 'stateTriggers' && !readsSecrets(actor.rights) ? (redactTriggers(doc) as unknown[]) : doc;
+  }
+
   return {
     validate,
     putWrites,
-
-    get(entity: MemEntity, kind: SettingKind): unknown[] {
-      return catalog.setting(entity.id, kind)?.value ?? [];
-    },
+    get: read,
 
     async put(actor: EntityActor, entity: MemEntity, kind: SettingKind, value: unknown): Promise<unknown[]> {
       rightsFor(actor, entity);
       const doc = validate(kind, value);
-      return catalog.mutate(() => ({ writes: putWrites(actor, entity, kind, doc, clock()), result: doc }));
+      // The answer is the document as the writer may read it back (what was stored, masked).
+      return catalog.mutate(() => ({ writes: putWrites(actor, entity, kind, doc, clock()), get result() { return read(actor, entity, kind); } }));
     },
 
     async delete(actor: EntityActor, entity: MemEntity, kind: SettingKind): Promise<void> {

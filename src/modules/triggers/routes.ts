@@ -17,7 +17,7 @@ export const TriggerRunSchema = Type.Object({
   entityName: Type.String({ description: 'the name when the trigger fired' }),
   triggerIndex: Type.Integer({ description: 'position of the trigger in the stateTriggers document when it fired' }),
   type: Type.Union([Type.Literal('webhook'), Type.Literal('e-mail')]),
-  target: Type.String({ description: 'the webhook URL (its credentials masked) or the comma-separated recipients' }),
+  target: Type.String({ description: 'the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients' }),
   stateId: Type.Integer({ description: 'the state that fired the trigger' }),
   previousStateId: Type.Integer(),
   stateTimestamp: Type.Integer({ description: 'ms of the state change; with a duration the send comes that much later' }),

@@ -13,7 +13,8 @@ import type { SendOutcome } from './retry.js';
 import { schedule } from './schedule.js';
 import { SendQueue } from './send-queue.js';
 import { emailMessage, webhookEvent, type FireFacts } from './trigger-event.js';
-import { maskUrl, sendWebhook, webhookNetwork } from './webhook-sender.js';
+import { sendWebhook, webhookNetwork } from './webhook-sender.js';
+import { maskUrl } from '../../core/secrets/mask.js';
 import { createNetPolicy } from '../../core/net-policy.js';
 
 /** Runs older than this are deleted by `purge`. */
@@ -137,6 +138,8 @@ export function createTriggersService(deps: TriggersDeps) {
       triggerIndex: index,
       triggerStateNames: trigger.states.map(stateName),
     };
+    // The run is a log of outcomes, read by anyone who sees the entity: the URL's credentials
+    // and query values are masked for everyone, before it is stored.
     const target = trigger.type === 'webhook' ? maskUrl(trigger.payload.url) : ([] as string[]).concat(trigger.payload.to).join(', ');
     const base = {
       entityId: e.entityId, entityType: e.entityType, entityName: e.entityName, triggerIndex: index, type: trigger.type, target,
@@ -196,13 +199,13 @@ export function createTriggersService(deps: TriggersDeps) {
 
   return {
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
-    forEntity(entityId: string, page: { limit: number; skip: number }): Promise<TriggerRun[]> {
-      return store.find({ entityId, limit: page.limit, skip: page.skip });
+    async forEntity(entityId: string, page: { limit: number; skip: number }): Promise<TriggerRun[]> {
+      return (await store.find({ entityId, limit: page.limit, skip: page.skip })).map(shownRun);
     },
 
     /** Runs of every entity, newest first. */
-    list(query: Omit<TriggerRunsQuery, 'entityId'>): Promise<TriggerRun[]> {
-      return store.find(query);
+    async list(query: Omit<TriggerRunsQuery, 'entityId'>): Promise<TriggerRun[]> {
+      return (await store.find(query)).map(shownRun);
     },
 
     /** Deletes runs past the retention (30 days); the lead's hourly maintenance calls it. */
@@ -250,6 +253,14 @@ export function createTriggersService(deps: TriggersDeps) {
 }
 
 export type TriggersService = ReturnType<typeof createTriggersService>;
+
+/**
+ * A run as shown: its target masked again, for runs recorded before query values were masked
+ * (they kept the query string and the user name).
+ */
+function shownRun(run: TriggerRun): TriggerRun {
+  return run.type === 'webhook' ? { ...run, target: maskUrl(run.target) } : run;
+}
 
 function withoutRootCause(reason: StateEvent['reason']): StateEvent['reason'] {
   if (!('rootCause' in reason)) return reason;

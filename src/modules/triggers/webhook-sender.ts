@@ -28,18 +28,6 @@ export interface WebhookSignals {
   abort: AbortSignal;
 }
 
-/** The URL as recorded and shown: a password in it is masked (the query string is kept). */
-export function maskUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password === '') return url;
-    u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
-
 /** The start of a body, read only so far, so a huge or endless answer costs nothing. */
 async function bodyStart(res: Response): Promise<string> {
   if (!res.body) return '';
