@@ -8,6 +8,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { necessaryConditions } from '../../core/filter-conditions.js';
 import { MAYBE, YES, prefilterOf } from '../../core/literal-prefilter.js';
 import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query.js';
+import { redactProperties } from '../../core/secrets/check-secrets.js';
+import { readsSecrets } from '../../core/secrets/mask.js';
 import { badRequest } from '../../http/errors.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
 import type { Catalog, MemObject } from '../catalog/catalog.js';
@@ -69,14 +71,29 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
     };
   }
 
+  /**
+   * The object with its properties as the actor is shown them: a reader without
+   * manage-service-properties is matched against masked check secrets, so a search is never
+   * an oracle on a secret (a regex on its first letters). Both the prefilter and the filter
+   * read this. Redacted rows are kept per stored row (core/secrets), so this costs a list per
+   * object, and nothing for readers who hold the right or criteria that name no properties.
+   */
+  function secretsFor(actor: EntityActor, criteria: Record<string, unknown>): ((o: MemObject) => MemObject) | undefined {
+    if (readsSecrets(actor.rights) || !JSON.stringify(criteria).includes('"properties')) return undefined;
+    return (o) => ({ ...o, properties: redactProperties(o.properties) });
+  }
+
   /** Every object matching `criteria` that the actor may see (or change), in id order. */
   async function match(actor: EntityActor, criteria: Record<string, unknown>, options: MatchOptions = {}): Promise<MemObject[]> {
     const compiled = compile(criteria);
     const doc = documentFor(actor, criteria);
-    // Fields a prefilter reads (name, properties) are the same in the caller's view of an object.
+    const masked = secretsFor(actor, criteria);
+    // Fields a prefilter reads (name, properties) are the same in the caller's view of an
+    // object once its secrets are masked.
     const pre = prefilterOf<MemObject>(criteria);
     const full = (o: MemObject) => compiled(doc(o));
-    const test = pre ? (o: MemObject) => { const v = pre.test(o); return v === MAYBE ? full(o) : v === YES; } : full;
+    const fast = pre ? (o: MemObject) => { const v = pre.test(o); return v === MAYBE ? full(o) : v === YES; } : full;
+    const test = masked ? (o: MemObject) => fast(masked(o)) : fast;
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;
