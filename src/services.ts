@@ -6,6 +6,7 @@ import { createCatalogServices } from './modules/catalog/catalog-services.js';
 import { createAuthService, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
 import { createUsersService } from './modules/users/service.js';
+import { agentOwner } from './modules/agents/agent-owner.js';
 import type { Storage } from './storage/types.js';
 import { EventBus } from './modules/live/event-bus.js';
 import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
@@ -119,7 +120,7 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
     index: checks, intake: data.intake, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), logger, settings: config.probes,
   });
   const agents = await createAgentsService({
-    store: storage.agents, index: checks, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
+    store: storage.agents, index: checks, catalog: catalog.catalog, owner: agentOwner(users, catalog.access, clock), manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
     settings: { agentDownAfterMs: config.probes.agentDownAfterMs, limits: config.probes },
   });
   return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents };

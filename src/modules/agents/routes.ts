@@ -59,7 +59,7 @@ export function agentRoutes(api: Api, deps: { agents: AgentsService; access: Ret
     schema: {
       tags,
       summary: 'Register a remote agent (npm run agent does this at start)',
-      description: 'Right manage-service-properties (or manage-configuration). The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user\'s name is 409.',
+      description: 'Right manage-service-properties (the checks it is given carry their secrets). The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user\'s name is 409.',
       body: RegisterBody,
       response: { 200: AgentSchema, 201: AgentSchema },
     },
@@ -73,7 +73,8 @@ export function agentRoutes(api: Api, deps: { agents: AgentsService; access: Ret
       tags,
       summary: 'Heartbeat: records the agent as seen and answers with the checks assigned to it',
       description: 'Checks whose definition names the agent (field agent), on entities its user may change. Results go to POST /stat. '
-        + 'Only the agent\'s user (or manage-configuration) may check in.',
+        + 'Only the agent\'s user (or manage-configuration) may check in. The answer carries the checks\' secrets, so the agent\'s user must be active and hold '
+        + 'manage-service-properties at each check-in, and so must the caller; otherwise 403 (the agent keeps no heartbeat and goes down).',
       params: Params,
       body: Type.Optional(CheckInBody),
       response: { 200: CheckInSchema },

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CheckLimits } from '../../core/probes/check-definition.js';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { SECRETS_RIGHT, readsSecrets } from '../../core/secrets/mask.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AgentRow, AgentsStore } from '../../storage/agent-types.js';
 import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
@@ -41,11 +42,20 @@ export interface CheckIn {
   checkInMs: number;
 }
 
+/** The agent's user as they are now (read at every check-in), or undefined once deleted. */
+export interface AgentOwner {
+  /** Their rights and objectPermissions now. */
+  actor: EntityActor;
+  blocked: boolean;
+}
+
 const DISABLE_STATE = 9;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
-export async function createAgentsService({ store, index, catalog, manualState, stale, clock, logger, settings }: {
+export async function createAgentsService({ store, index, catalog, owner, manualState, stale, clock, logger, settings }: {
   store: AgentsStore;
+  /** The user an agent belongs to, as they are now (users service). */
+  owner: (userId: string) => Promise<AgentOwner | undefined>;
   index: CheckIndex;
   catalog: Catalog;
   /** An entity's manual state: a disabled one (9) is not checked, by agents either. */
@@ -99,6 +109,24 @@ export async function createAgentsService({ store, index, catalog, manualState, 
       stale(ids, { cause: 'agent down', agentId: a.id, agentName: a.name }).catch((err: unknown) => logger.error({ err }, 'marking an agent\'s objects stale failed'));
     }
   }
+  /**
+   * The agent's user, when the agent may still be given checks: the answer carries the checks'
+   * secrets in clear (the agent needs them to probe), so its user must be active and hold
+   * manage-service-properties now, not only when the agent registered, and so must the caller
+   * (an administrator checking in for it). Otherwise 403: the agent logs the refusal, is not
+   * counted as seen, and its objects go stale (NoData) once it is down.
+   */
+  async function runsFor(actor: EntityActor, a: AgentRow): Promise<EntityActor> {
+    const user = await owner(a.userId);
+    if (!user) throw new AppError('Forbidden', `Forbidden: agent "${a.name}" belongs to a user who no longer exists`);
+    if (user.blocked) throw new AppError('Forbidden', `Forbidden: agent "${a.name}" belongs to a blocked user`);
+    if (!readsSecrets(user.actor.rights)) {
+      throw new AppError('Forbidden', `Forbidden: agent "${a.name}" belongs to a user without the right "${SECRETS_RIGHT}", needed to run checks`);
+    }
+    if (!readsSecrets(actor.rights)) throw forbidden(SECRETS_RIGHT);
+    return user.actor;
+  }
+
   const timer = setInterval(watch, Math.min(5000, Math.max(250, Math.floor(settings.agentDownAfterMs / 4)))).unref();
 
   return {
@@ -116,8 +144,9 @@ export async function createAgentsService({ store, index, catalog, manualState, 
 
     /** Registers the caller's agent (or finds it again: registering is idempotent for its owner). */
     async register(actor: EntityActor, input: { name: string; version?: string }, address: string): Promise<{ agent: AgentView; created: boolean }> {
-      // Running checks is configuring them from afar: the same right as writing them.
-      requireAnyRight(actor, 'manage-service-properties', 'manage-configuration');
+      // Running checks is configuring them from afar, with their secrets: the same right as
+      // writing them (an agent of a user without it would be refused at every check-in).
+      requireAnyRight(actor, SECRETS_RIGHT);
       if (!NAME.test(input.name)) throw badRequest('name: letters, digits, "_", "-" and "." (at most 128), starting with a letter or digit');
       const version = (input.version ?? '').slice(0, 64);
       const existing = [...agents.values()].find((a) => a.name === input.name);
@@ -137,13 +166,14 @@ export async function createAgentsService({ store, index, catalog, manualState, 
     /** The heartbeat: records the agent as seen and answers with its checks. */
     async checkIn(actor: EntityActor, id: string, input: { version?: string }, address: string): Promise<CheckIn> {
       const a = own(actor, id);
+      const user = await runsFor(actor, a);
       await seen(a, address, (input.version ?? a.version).slice(0, 64));
       const checks: AssignedCheck[] = [];
       for (const check of assignedTo(a.name)) {
         const { entityId } = check;
         const entity = catalog.entity(entityId);
-        // Only what the agent's user may push results to.
-        if (!entity || !canChange(actor, entity) || !mayPush(actor, entity)) continue;
+        // Only what the agent's user may push results to (also when an administrator checks in).
+        if (!entity || !canChange(user, entity) || !mayPush(user, entity)) continue;
         const prop = entity.properties.find((p) => p.id === check.propertyId);
         if (!prop) continue;
         checks.push({ key: check.key, entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
