@@ -3,6 +3,7 @@
 // and the UI's HTML a Content-Security-Policy that allows only its own scripts.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -37,12 +38,23 @@ describe('security headers', () => {
       assert.equal(res.status, 200, path);
       assertHardened(res, path);
     }
-    const csp = (await fetch(server.url + '/')).headers.get('content-security-policy')!;
+    const page = await fetch(server.url + '/');
+    const csp = page.headers.get('content-security-policy')!;
     // Only the UI's own scripts run: no inline script, no eval, nothing from elsewhere.
     assert.match(csp, /default-src 'self'/);
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.doesNotMatch(csp, /unsafe-eval/);
     assert.match(csp, /object-src 'none'/);
+    // A browser revalidating its cached page takes the 304's headers: the same policy, or the
+    // page would load under a policy that refuses its own scripts.
+    const etag = page.headers.get('etag');
+    assert.ok(etag);
+    // node:http, not fetch: fetch turns a conditional request into a "no-cache" one.
+    const revalidated = await new Promise<IncomingMessage>((resolve, reject) =>
+      httpGet(server.url + '/', { headers: { 'if-none-match': etag } }, (res) => resolve(res.resume())).on('error', reject));
+    assert.equal(revalidated.statusCode, 304);
+    assertHardened(new Response(null, { headers: revalidated.headers as Record<string, string> }), '304 of /');
+    assert.equal(revalidated.headers['content-security-policy'], csp);
   });
 
   test('API answers: success, errors, unknown routes, bad encodings, the OpenAPI document', async () => {

@@ -50,7 +50,7 @@ after(async () => {
 
 const check = (name: string, value: Record<string, unknown>) => ({ name, type_id: 8, value: { interval: 1000, timeout: 900, ...value } });
 /** The last results of all the object's checks, merged (their metrics carry the checks' prefixes). */
-async function lastValues(id: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function lastValues(id: string): Promise<{ status: number; body: any }> {
   const res = await client.asAdmin('GET', `/objects/${id}/checks`);
   const body = Object.assign({}, ...(res.body as any[]).map((c) => c.lastResult?.values ?? {}));
   return { status: res.status, body };

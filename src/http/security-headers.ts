@@ -3,10 +3,13 @@
 // - no framing by other sites (clickjacking): X-Frame-Options and CSP frame-ancestors;
 // - no MIME sniffing: a JSON answer or an uploaded value never runs as a script or page;
 // - no Referer: URLs may carry ?auth-token=, which must not travel to linked sites.
-// The UI's HTML gets a policy allowing only its own scripts (no inline script, no eval);
-// inline styles stay allowed because React and uPlot set element styles. Anything else
-// (JSON, files) is never a document to render, so nothing may load from it.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// The UI's paths get a policy allowing only its own scripts (no inline script, no eval);
+// inline styles stay allowed because React and uPlot set element styles. API answers are
+// never a document to render, so nothing may load from them. Chosen by path, not by content
+// type: a 304 revalidating index.html has no content type, and its headers replace the
+// cached ones, CSP included.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX } from './openapi.js';
 
 export const UI_CSP = [
   "default-src 'self'",
@@ -30,18 +33,18 @@ const COMMON: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-/** Sets the headers on a reply about to be sent (its content type known). */
-export function hardenReply(reply: FastifyReply): void {
+const isApi = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+
+/** Sets the headers on a reply about to be sent. */
+export function hardenReply(request: FastifyRequest, reply: FastifyReply): void {
   reply.headers(COMMON);
-  const type = reply.getHeader('content-type');
-  const html = typeof type === 'string' && type.startsWith('text/html');
-  reply.header('content-security-policy', html ? UI_CSP : NON_DOCUMENT_CSP);
+  reply.header('content-security-policy', isApi(request.url) ? NON_DOCUMENT_CSP : UI_CSP);
 }
 
 /** Every answer through the hook; the router's own errors, which skip hooks, call hardenReply. */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    hardenReply(reply);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    hardenReply(request, reply);
     done(null, payload);
   });
 }
