@@ -1,4 +1,5 @@
 // The account window: who you are, your password, and your API token with its authorization
+// link. Both changes ask for the current password: a session alone may not make them.
 // link {base_url}/?auth-token=<API_TOKEN> (create, copy, revoke). The token is shown once, when
 // made: the server keeps only its hash. The link is hidden when the server turns it off, and
 // the whole token part when token sign-in is off (the server then refuses tokens everywhere).
@@ -18,17 +19,31 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
   const { token } = tokens;
   const passwordChange = useAction();
   const [password, setPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [tokenPassword, setTokenPassword] = useState('');
   const [saved, setSaved] = useState('');
 
   async function changePassword(e: FormEvent) {
     e.preventDefault();
     setSaved('');
     tokens.clear();
-    const ok = await passwordChange.run(() => api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body: { password } }));
+    // A variable, not a literal: currentPassword is in the server's schema before the UI's types.
+    const body = { password, currentPassword };
+    const ok = await passwordChange.run(() => api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body }));
     if (ok) {
       setPassword('');
+      setCurrentPassword('');
       setSaved('Password changed');
     }
+  }
+
+  async function createToken(e: FormEvent) {
+    e.preventDefault();
+    tokenAction(async () => {
+      const ok = await tokens.create(tokenPassword);
+      if (ok) setTokenPassword('');
+      return ok;
+    });
   }
 
   // One message at a time: what the last action said.
@@ -49,6 +64,9 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
         Signed in as <strong>{user.login}</strong> (user {user.id})
       </p>
       <form onSubmit={changePassword} className="row">
+        <Field label="Current password">
+          <input type="password" value={currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} autoComplete="current-password" required />
+        </Field>
         <Field label="New password">
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={8} required />
         </Field>
@@ -58,10 +76,13 @@ export function AccountDialog({ open, onClose }: { open: boolean; onClose: () =>
         <h3>API token</h3>
         {session.settings.tokenSignIn ? (
           <>
-            <div className="row">
-              <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.create)}>Create token</button>
+            <form onSubmit={createToken} className="row">
+              <Field label="Your password (to create a token)">
+                <input type="password" value={tokenPassword} onChange={(e) => setTokenPassword(e.target.value)} autoComplete="current-password" required />
+              </Field>
+              <button type="submit" disabled={tokens.busy}>Create token</button>
               <button type="button" disabled={tokens.busy} onClick={() => tokenAction(tokens.revoke)}>Revoke token</button>
-            </div>
+            </form>
             {token ? (
               <Field label="Your API token (shown once)">
                 <input readOnly value={token} onFocus={(e) => e.target.select()} />

@@ -1,5 +1,7 @@
 // A user's API token: create (POST /users/{id}/auth-token, which replaces any earlier one) and
 // revoke (DELETE). The server keeps only a hash, so the token is known here once, when made.
+// Making one's own token takes one's password (a stolen session must not mint a lasting
+// token); a manager making another user's token gives none.
 import { useState } from 'react';
 import { api } from '../api/client';
 import { useAction } from './use-action';
@@ -14,8 +16,11 @@ export function useAuthToken(userId: string) {
     setNote('');
     return action.run(change);
   };
-  const create = () => run(async () => {
-    const res = await api.POST('/node/api/users/{id}/auth-token', path);
+  const create = (password?: string) => run(async () => {
+    // The body is `{password}` (TokenRequestBody); the cast goes once the UI's API types are
+    // regenerated from the server's OpenAPI document.
+    const init = password === undefined ? path : ({ ...path, body: { password } } as unknown as typeof path);
+    const res = await api.POST('/node/api/users/{id}/auth-token', init);
     setToken(res.data as string);
     setNote('Token created. Copy it now: it will not be shown again.');
   });
