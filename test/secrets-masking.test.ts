@@ -127,6 +127,22 @@ describe('the audit log hides secrets from readers without manage-service-proper
   });
 });
 
+describe('a link\'s audit for a restricted reader', () => {
+  it('shows a hidden former end as null', async () => {
+    const hiddenEnd = (await mkObject({ name: 'hidden-end', parent_id: [hiddenParent] })).id;
+    const visibleEnd = (await mkObject({ name: 'visible-end', parent_id: [visibleParent] })).id;
+    const link = await ok(asAdmin('POST', '/links', { source: objectId, target: hiddenEnd, name: 'moved' }), 201);
+    await ok(asAdmin('PATCH', `/links/${link.id}`, { target: visibleEnd }));
+    const records: any[] = await ok(get('restricted', `/links/${link.id}/audit-log`));
+    const targets = records.flatMap((r) => [r.before?.target, r.after?.target]).filter((t) => t !== undefined);
+    assert.ok(targets.includes(visibleEnd), JSON.stringify(records));
+    assert.ok(!targets.includes(hiddenEnd), `the hidden end shows: ${JSON.stringify(targets)}`);
+    assert.ok(targets.includes(null));
+    const admin: any[] = await ok(asAdmin('GET', `/links/${link.id}/audit-log`));
+    assert.ok(admin.some((r) => r.after?.target === hiddenEnd));
+  });
+});
+
 describe('search does not match secrets for readers without manage-service-properties (finding 3)', () => {
   const search = (login: string, criteria: unknown) => call(server, 'POST', '/objects/search', { headers: as(login, PW), body: { search: criteria } });
   const found = async (login: string, criteria: unknown) => ((await ok(search(login, criteria))) as any[]).map((o) => o.id);
