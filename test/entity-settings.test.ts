@@ -84,13 +84,17 @@ describe('settings', () => {
     assertError(await asAdmin('PUT', `${base}/state-conditions`, { condition: {}, state: 1 }), 400, 'InvalidContent');
   });
 
-  it('at most 200 _m patterns in one document (each costs an RE2 compile); 200 are fine', async () => {
+  // Issue 15: the _m patterns of one document are bounded by their summed program size
+  // (core/safe-regex.ts), which a push pays for on every evaluation; the count limit of 200
+  // stays behind it, but about 25 small patterns now reach the cost limit first.
+  it('the _m patterns of one document are bounded by their summed cost; a few dozen small ones are fine', async () => {
     const o = await mkObject({ name: 'set-many-patterns' });
     const doc = (n: number) => Array.from({ length: n }, (_, i) => ({ condition: { [`m${i}`]: { _m: `^v${i}$` } }, state: 5 }));
-    const ok = await asAdmin('PUT', `/objects/${o.id}/state-conditions`, doc(200));
+    const ok = await asAdmin('PUT', `/objects/${o.id}/state-conditions`, doc(20));
     assert.equal(ok.status, 200, ok.text);
-    assertError(await asAdmin('PUT', `/objects/${o.id}/state-conditions`, doc(201)), 400, 'BadRequest', /200 _m patterns/);
-    assert.equal((await asAdmin('GET', `/objects/${o.id}/state-conditions`)).body.length, 200, 'the stored document is unchanged');
+    assertError(await asAdmin('PUT', `/objects/${o.id}/state-conditions`, doc(200)), 400, 'BadRequest', /too costly together/);
+    assertError(await asAdmin('PUT', `/objects/${o.id}/state-conditions`, doc(201)), 400, 'BadRequest', /200 _m patterns|too costly/);
+    assert.equal((await asAdmin('GET', `/objects/${o.id}/state-conditions`)).body.length, 20, 'the stored document is unchanged');
   });
 
   it('DELETE removes a document: GET answers [] afterwards', async () => {
