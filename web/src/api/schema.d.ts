@@ -190,7 +190,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the user's API token (replaces any earlier one); shown only in this answer */
+        /**
+         * Create the user's API token (replaces any earlier one); shown only in this answer
+         * @description Your own token needs your password in the body, `{"password": P}` (403 without it or when wrong; a request with HTTP Basic has shown it already). A manager (`manage-users`) making one for another user needs none.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -200,7 +203,14 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Your password, when the token is your own */
+                        password?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description the API token */
                 200: {
@@ -477,7 +487,10 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a user (yourself: email, language and password only) */
+        /**
+         * Change a user (yourself: email, language and password only)
+         * @description Changing your own password needs `currentPassword` (a request with HTTP Basic has shown it already); a manager changing another user's password does not.
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -505,6 +518,8 @@ export interface paths {
                             exclude?: (number | string)[];
                         } | null;
                         activeTo?: number | null;
+                        /** @description Your current password: needed to change your own password (not with HTTP Basic, which carries it) */
+                        currentPassword?: string;
                     };
                 };
             };
@@ -663,6 +678,8 @@ export interface paths {
                             extra: {
                                 source: string;
                                 channel: string;
+                                /** @description repeats folded into this record: the first of an interval has 1, a later one the number since */
+                                count?: number;
                             };
                             /** @description ISO 8601 */
                             timestamp: string;
@@ -3347,7 +3364,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tag (names are unique: 409)
-         * @description Right manage-objects, modify-objects or manage-configuration.
+         * @description Right manage-objects, modify-objects or manage-configuration. A user restricted by objectPermissions renames or deletes only a tag that no entity outside its objectPermissions carries (409).
          */
         post: {
             parameters: {
@@ -3425,7 +3442,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a tag; every entity loses it
-         * @description Right manage-objects, modify-objects or manage-configuration.
+         * @description Right manage-objects, modify-objects or manage-configuration. A user restricted by objectPermissions renames or deletes only a tag that no entity outside its objectPermissions carries (409).
          */
         delete: {
             parameters: {
@@ -3451,7 +3468,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a tag
-         * @description Right manage-objects, modify-objects or manage-configuration.
+         * @description Right manage-objects, modify-objects or manage-configuration. A user restricted by objectPermissions renames or deletes only a tag that no entity outside its objectPermissions carries (409).
          */
         patch: {
             parameters: {
@@ -3961,7 +3978,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Configuration changes made by a user (newest first) */
+        /**
+         * Configuration changes made by a user (newest first)
+         * @description Right manage-users (or your own). Secrets show as ******** without manage-service-properties; with objectPermissions, records about entities you cannot see are left out.
+         */
         get: {
             parameters: {
                 query?: {
@@ -4092,7 +4112,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a manual incident (type 3)
-         * @description On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.
+         * @description Right manage-incidents. On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.
          */
         post: {
             parameters: {
@@ -4259,7 +4279,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.
-         * @description Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4298,7 +4318,7 @@ export interface paths {
         put?: never;
         /**
          * Drop the acknowledgement (nothing to do when there is none)
-         * @description Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4337,7 +4357,7 @@ export interface paths {
         put?: never;
         /**
          * Clear: state 3 and clearTimestamp; lastState keeps the level. The incident moves to history after the configured time.
-         * @description Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4376,7 +4396,7 @@ export interface paths {
         put?: never;
         /**
          * Clear and move to history at once (id and comments kept)
-         * @description Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4415,7 +4435,7 @@ export interface paths {
         put?: never;
         /**
          * Undo a clearing: state back to lastState, clearTimestamp removed (409 when not cleared)
-         * @description Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4454,7 +4474,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on an active incident
-         * @description Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents. Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -5026,7 +5046,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Push measurements of many entities at once (for agents); 204 once stored and evaluated */
+        /**
+         * Push measurements of many entities at once (for agents); 204 once stored and evaluated
+         * @description Right push-data, or the modify right of each item's kind (objects: modify-objects or manage-objects; links: modify-links or manage-links).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5089,7 +5112,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Push measurements; 204 once stored and evaluated */
+        /**
+         * Push measurements; 204 once stored and evaluated
+         * @description Right push-data, modify-objects or manage-objects.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5303,7 +5329,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Push measurements; 204 once stored and evaluated */
+        /**
+         * Push measurements; 204 once stored and evaluated
+         * @description Right push-data, modify-links or manage-links.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5517,7 +5546,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Push measurements; 204 once stored and evaluated */
+        /**
+         * Push measurements; 204 once stored and evaluated
+         * @description Right push-data, or the modify right of the entity's kind (objects: modify-objects or manage-objects; links: modify-links or manage-links).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -6216,7 +6248,7 @@ export interface paths {
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
                             type: "webhook" | "e-mail";
-                            /** @description the webhook URL (its credentials masked) or the comma-separated recipients */
+                            /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
                             stateId: number;
@@ -6301,7 +6333,7 @@ export interface paths {
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
                             type: "webhook" | "e-mail";
-                            /** @description the webhook URL (its credentials masked) or the comma-separated recipients */
+                            /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
                             stateId: number;
@@ -6386,7 +6418,7 @@ export interface paths {
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
                             type: "webhook" | "e-mail";
-                            /** @description the webhook URL (its credentials masked) or the comma-separated recipients */
+                            /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
                             stateId: number;
@@ -6475,7 +6507,7 @@ export interface paths {
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
                             type: "webhook" | "e-mail";
-                            /** @description the webhook URL (its credentials masked) or the comma-separated recipients */
+                            /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
                             stateId: number;
@@ -6740,7 +6772,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an annotation
-         * @description Right manage-history. An annotation of an entity is visible only to users who see the entity (others: 404, lists leave it out); one of no entity is visible to every signed-in user.
+         * @description Right manage-history; another user's annotation also needs manage-configuration. An annotation of an entity is visible only to users who see the entity (others: 404, lists leave it out); one of no entity is visible to every signed-in user.
          */
         delete: {
             parameters: {
@@ -6766,7 +6798,7 @@ export interface paths {
         head?: never;
         /**
          * Change the content, timestamp or tags of an annotation
-         * @description Right manage-history. user stays the author; changed moves on every change. The entity cannot be changed. Fields other than those listed answer 400 naming the field. An annotation of an entity is visible only to users who see the entity (others: 404, lists leave it out); one of no entity is visible to every signed-in user.
+         * @description Right manage-history; another user's annotation also needs manage-configuration. user stays the author; changed moves on every change. The entity cannot be changed. Fields other than those listed answer 400 naming the field. An annotation of an entity is visible only to users who see the entity (others: 404, lists leave it out); one of no entity is visible to every signed-in user.
          */
         patch: {
             parameters: {
@@ -7158,7 +7190,7 @@ export interface paths {
         };
         /**
          * The checks of the entity (its service properties holding check definitions) with their latest results
-         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body) show as ******** to users without manage-service-properties, here and in /props.
+         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body, user info and query values of an HTTP check's URL) show as ******** to users without manage-service-properties, here and in /props.
          */
         get: {
             parameters: {
@@ -7224,7 +7256,7 @@ export interface paths {
         };
         /**
          * The checks of the entity (its service properties holding check definitions) with their latest results
-         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body) show as ******** to users without manage-service-properties, here and in /props.
+         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body, user info and query values of an HTTP check's URL) show as ******** to users without manage-service-properties, here and in /props.
          */
         get: {
             parameters: {
@@ -7290,7 +7322,7 @@ export interface paths {
         };
         /**
          * The checks of the entity (its service properties holding check definitions) with their latest results
-         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body) show as ******** to users without manage-service-properties, here and in /props.
+         * @description Add, change and remove checks as properties of type_id 8 (right manage-service-properties) whose value is a check definition. An entity with checks and no state conditions of its own is Down (8) while a check fails and Working (3) while they pass. Secrets (SNMP community and keys, HTTP header values and body, user info and query values of an HTTP check's URL) show as ******** to users without manage-service-properties, here and in /props.
          */
         get: {
             parameters: {
@@ -7539,7 +7571,7 @@ export interface paths {
         put?: never;
         /**
          * Register a remote agent (npm run agent does this at start)
-         * @description Right manage-service-properties (or manage-configuration). The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user's name is 409.
+         * @description Right manage-service-properties (the checks it is given carry their secrets). The agent belongs to the caller. Registering an existing name again (same user) finds that agent (200); another user's name is 409.
          */
         post: {
             parameters: {
@@ -7625,7 +7657,7 @@ export interface paths {
         put?: never;
         /**
          * Heartbeat: records the agent as seen and answers with the checks assigned to it
-         * @description Checks whose definition names the agent (field agent), on entities its user may change. Results go to POST /stat. Only the agent's user (or manage-configuration) may check in.
+         * @description Checks whose definition names the agent (field agent), on entities its user may change. Results go to POST /stat. Only the agent's user (or manage-configuration) may check in. The answer carries the checks' secrets, so the agent's user must be active and hold manage-service-properties at each check-in, and so must the caller; otherwise 403 (the agent keeps no heartbeat and goes down).
          */
         post: {
             parameters: {
