@@ -26,6 +26,7 @@ export async function startListeners(config: Readonly<Config>, services: Service
     settings: config.mqtt,
     jsonMaxDepth: config.http.jsonMaxDepth,
     users: services.users,
+    securityLog: services.securityLog,
   };
   let broker: MqttBroker | undefined;
   let external: ExternalMqtt | undefined;

@@ -19,7 +19,7 @@ import type { UserRecord } from '../../storage/types.js';
 import type { EventIntake, IncomingEvent } from '../event-intake.js';
 import { startMqttBroker, type MqttBroker } from './broker.js';
 
-const PASSWORDS: Record<string, string> = { admin: 'admin-pw', bob: 'bob-pw', blocked: 'blocked-pw' };
+const PASSWORDS: Record<string, string> = { admin: 'admin-pw', bob: 'bob-pw', blocked: 'blocked-pw', reader: 'reader-pw' };
 const TOKEN = 'tok-123';
 
 // bob sees objects 10 and 11 only: not 20 and not the link 30 between 10 and 20.
@@ -35,13 +35,16 @@ interface Fake {
   records: IncomingEvent[];
   pushes: Array<{ entityId: string; body: unknown }>;
   attempts: Array<{ cred: Credentials; ctx: ClientContext }>;
+  /** Messages of the denials written to the security log. */
+  denials: string[];
   /** While set, accept() waits for it; its value is accept's answer. */
   gate?: Promise<boolean>;
 }
 
 function fakes(): { fake: Fake; broker: (port?: number) => Promise<MqttBroker> } {
-  const fake: Fake = { records: [], pushes: [], attempts: [] };
-  const principal = (login: string): Principal => ({ user: { id: login, login } as UserRecord, rights: new Set(), method: 'basic' });
+  const fake: Fake = { records: [], pushes: [], attempts: [], denials: [] };
+  // Publishing needs a right (topic-rights.ts): these users are devices that push data.
+  const principal = (login: string): Principal => ({ user: { id: login, login } as UserRecord, rights: new Set(login === 'reader' ? [] : ['push-data']), method: 'basic' });
   const auth = {
     authenticateCached: () => undefined,
     async authenticate(cred: Credentials, ctx: ClientContext): Promise<Principal> {
@@ -54,7 +57,8 @@ function fakes(): { fake: Fake; broker: (port?: number) => Promise<MqttBroker> }
       if (cred.kind !== 'basic') throw new Error('unexpected');
       const [login, password] = Buffer.from(cred.encoded, 'base64').toString().split(':');
       if (PASSWORDS[login!] !== password) throw new AppError('Unauthorized', 'wrong login or password');
-      if (login === 'blocked') throw new AppError('Unauthorized', 'account is blocked');
+      // What auth answers a blocked account: the wrong password's answer (issue 15).
+      if (login === 'blocked') throw new AppError('Unauthorized', 'wrong login or password');
       return principal(login!);
     },
   } as unknown as AuthService;
@@ -78,6 +82,7 @@ function fakes(): { fake: Fake; broker: (port?: number) => Promise<MqttBroker> }
     fake,
     broker: (port = 0) => startMqttBroker({
       auth, actorOf, catalog, stat, events, logger: pino({ level: 'silent' }), port, host: '127.0.0.1',
+      securityLog: { recordRepeat: (_key, _kind, _ctx, details) => void fake.denials.push(details.message) },
       settings: { maxPayloadBytes: 2048, external: { url: '', clientId: 'vigil', topics: ['#'] } },
     }),
   };
@@ -130,12 +135,12 @@ after(async () => {
 });
 
 describe('MQTT broker: sign-in', () => {
-  it('refuses anonymous (5), wrong password (4), unknown login (4), blocked (5); each attempt reaches auth with an MQTT context', async () => {
+  it('refuses anonymous (5), wrong password (4), unknown login (4), blocked (4, as a wrong password); each attempt reaches auth with an MQTT context', async () => {
     fake.attempts.length = 0;
     assert.equal(await refusal(undefined, undefined, 'anon-1'), 5);
     assert.equal(await refusal('admin', 'nope'), 4);
     assert.equal(await refusal('nobody', 'x'), 4);
-    assert.equal(await refusal('blocked', PASSWORDS.blocked), 5);
+    assert.equal(await refusal('blocked', PASSWORDS.blocked), 4);
     assert.equal(await refusal('token', 'wrong-token'), 4);
     assert.equal(fake.attempts.length, 5);
     const anon = fake.attempts[0]!;
@@ -224,18 +229,25 @@ describe('MQTT broker: messages', () => {
 });
 
 describe('MQTT broker: access', () => {
-  it('measurements of an entity the client may not change, and messages about one it may not see, are dropped: no measurement, no record, not forwarded; the client stays connected', async () => {
+  // Was: acknowledged and dropped, the client staying connected. A refused publish is now not
+  // acknowledged at QoS 1 (the connection is closed: MQTT 3.1.1's only way to say so) and is a
+  // denial in the security log; at QoS 0 it is dropped and logged (issue 15).
+  it('measurements of an entity the client may not change, and messages about one it may not see or that does not exist, are refused: no PUBACK, no measurement, no record, not forwarded, a denial each', async () => {
     const watcher = await admin();
     const got = received(watcher);
     await watcher.subscribeAsync('#', { qos: 1 });
-    const bob = await client('bob', PASSWORDS.bob);
     const pushes = fake.pushes.length;
     const records = fake.records.length;
-    await bob.publishAsync('objects/20/stat', '{"v":1}', { qos: 1 });
-    await bob.publishAsync('objects/99/stat', '{"v":1}', { qos: 1 });
-    await bob.publishAsync('links/30/stat', '{"v":1}', { qos: 1 });
-    await bob.publishAsync('objects/20/alarm', 'spoofed', { qos: 1 });
-    await bob.publishAsync('links/30/anything', 'spoofed', { qos: 1 });
+    const denials = fake.denials.length;
+    const refusedTopics = ['objects/20/stat', 'objects/99/stat', 'links/30/stat', 'objects/20/alarm', 'links/30/anything', 'objects/99/alarm'];
+    for (const topic of refusedTopics) {
+      const bob = await client('bob', PASSWORDS.bob);
+      const closed = new Promise<'closed'>((r) => bob.once('close', () => r('closed')));
+      const answer = await Promise.race([bob.publishAsync(topic, '{"v":1}', { qos: 1 }).then(() => 'acked', () => 'closed'), closed]);
+      assert.equal(answer, 'closed', topic);
+    }
+    const bob = await client('bob', PASSWORDS.bob);
+    await bob.publishAsync('objects/20/alarm', 'spoofed at QoS 0', { qos: 0 });
     await bob.publishAsync('objects/10/stat', '{"v":2}', { qos: 1, retain: true });
     await until('the allowed one arrives', () => got.some((m) => m.topic === 'objects/10/stat'));
     // Retained messages of earlier tests arrive on subscribing; only the live ones count here.
@@ -243,8 +255,20 @@ describe('MQTT broker: access', () => {
     assert.deepEqual(fake.pushes.slice(pushes), [{ entityId: '10', body: { v: 2 } }]);
     assert.deepEqual(fake.records.slice(records).map((r) => r.payload.topic), ['objects/10/stat']);
     assert.deepEqual(live.map((m) => m.topic), ['objects/10/stat']);
-    assert.equal(bob.connected, true);
-    assert.ok(count('refused') >= 5);
+    assert.equal(bob.connected, true, 'a refused QoS 0 message leaves the connection open');
+    const logged = fake.denials.slice(denials);
+    assert.equal(logged.length, refusedTopics.length + 1);
+    for (const topic of [...refusedTopics, 'objects/20/alarm']) assert.ok(logged.some((m) => m.includes(`topic=${topic} `)), topic);
+    assert.ok(count('refused') >= 7);
+  });
+
+  it('a user without the right to push is refused on every topic, and logged', async () => {
+    const denials = fake.denials.length;
+    const reader = await client('reader', PASSWORDS.reader);
+    const closed = new Promise<'closed'>((r) => reader.once('close', () => r('closed')));
+    const answer = await Promise.race([reader.publishAsync('plain/free', 'x', { qos: 1 }).then(() => 'acked', () => 'closed'), closed]);
+    assert.equal(answer, 'closed');
+    assert.match(fake.denials.slice(denials).join(), /push-data/);
   });
 
   it('a client receives messages about an entity only when it may see it (live and retained)', async () => {

@@ -9,16 +9,24 @@
 // they are all done: a fast publisher is slowed to the store's pace (TCP back-pressure), and
 // the records of a chunk join one event-log batch.
 //
-// A publish the client may not make (measurements of an entity it may not change, anything on
-// the topics of an entity it may not see, a `$` topic, a payload over mqtt.maxPayloadBytes) is acknowledged and dropped, counted and logged, as
-// mosquitto does with ACL denials: MQTT 3.1.1 has no way to say "refused" other than closing
-// the connection, and closing would lose the client's other traffic and invite a reconnect
-// loop through the password check. Dropping is done by moving the packet to a topic nobody
-// can receive (MQTT-3.3.5-2 allows a positive acknowledgement of an unauthorised PUBLISH).
+// A publish the user may not make (no right for the topic, topic-rights.ts; an entity it may
+// not change, or none) is a denial in the security log, folded per user, address and topic
+// with a count. At QoS 1/2 it is not acknowledged: MQTT 3.1.1 (all aedes speaks) has no other
+// way to say "refused" than closing the connection, so the connection is closed and the
+// client knows its message was not taken. At QoS 0 (nothing to acknowledge) it is dropped.
+// A `$` topic or a payload over mqtt.maxPayloadBytes is no question of rights: acknowledged
+// and dropped, counted and logged, as mosquitto does. Dropping is done by moving the packet
+// to a topic nobody can receive (MQTT-3.3.5-2 allows a positive acknowledgement).
+//
+// A change to a signed-in user's account (users' onAccountChange) reaches their connections
+// at once: narrower rights or objectPermissions refilter what they may publish and receive,
+// a block, deletion or new password disconnects them.
 // A message the event log sheds under overload is not acknowledged at QoS 1/2: the connection
 // is closed and the client sends it again, so nothing acknowledged is lost.
-import { accountChanged } from '../../modules/users/account-changed.js';
-import type { UsersService } from '../../modules/users/service.js';
+import { accountChange } from '../../modules/users/account-changed.js';
+import { effectiveRights, type UsersService } from '../../modules/users/service.js';
+import type { SecurityLogService } from '../../modules/security-log/service.js';
+import type { UserRecord } from '../../storage/types.js';
 import type { EventEmitter } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -32,7 +40,7 @@ import type { StatService } from '../../modules/history/stat-service.js';
 import type { EventIntake } from '../event-intake.js';
 import { entityTopic } from './entity-topic.js';
 import { createLogThrottle } from '../log-throttle.js';
-import { CONNACK, mqttSignIn } from './mqtt-auth.js';
+import { CONNACK, mqttSignIn, publishContext } from './mqtt-auth.js';
 import { createMessageHandler, type MessageHandler } from './message-handler.js';
 import { limitPacketSize } from './packet-limit.js';
 
@@ -47,10 +55,12 @@ export interface MqttDeps {
   /** JSON nesting bound of message bodies (as config.http.jsonMaxDepth bounds HTTP bodies). */
   jsonMaxDepth?: number;
   clock?: () => number;
-  /** When given, connected clients' accounts are checked every few seconds; a client whose
-   * account changed (blocked, new password, other rights or objectPermissions) is
-   * disconnected, to sign in afresh. */
-  users?: Pick<UsersService, 'getForAuth'>;
+  /** Refused publishes are written here, as denials. */
+  securityLog: Pick<SecurityLogService, 'recordRepeat'>;
+  /** When given, connected clients follow their account's changes at once (refiltered, or
+   * disconnected to sign in afresh), and are looked at every few seconds for what no change
+   * announces (activeTo passing). */
+  users?: Pick<UsersService, 'getForAuth' | 'onAccountChange'>;
 }
 
 export interface MqttBroker {
@@ -62,7 +72,7 @@ export interface MqttBroker {
 }
 
 export const DEFAULT_JSON_MAX_DEPTH = 64;
-/** How often connected clients' accounts are looked at (a blocked user is cut off within this). */
+/** How often connected clients' accounts are looked at (an account past activeTo is cut off within this). */
 export const ACCOUNT_CHECK_MS = 5_000;
 /** Retained messages kept at most (topics), and their total size. */
 export const MAX_RETAINED = 10_000;
@@ -85,6 +95,7 @@ export function messageHandlerOf(deps: MqttDeps): MessageHandler {
 }
 
 interface Session {
+  /** Replaced when the account changes (refilter). */
   principal: Principal;
   actor: EntityActor;
   /** The graph version the actor's visibility was computed at. */
@@ -101,10 +112,11 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
   /** Signed-in clients, for the account check. */
   const signedIn = new Set<Client>();
   const sockets = new Set<Socket>();
-  const counts = { accountChanged: 0, persistentRefused: 0, retainRefused: 0, connections: 0, signIns: 0, connectRefused: 0, reservedTopic: 0, packetTooLarge: 0, shedDisconnects: 0, clientErrors: 0, connectionErrors: 0 };
+  const counts = { accountChanged: 0, accountRefiltered: 0, publishRefused: 0, persistentRefused: 0, retainRefused: 0, connections: 0, signIns: 0, connectRefused: 0, reservedTopic: 0, packetTooLarge: 0, shedDisconnects: 0, clientErrors: 0, connectionErrors: 0 };
   const maxPacketBytes = options.settings.maxPayloadBytes + PACKET_SLACK_BYTES;
   let packetLimitWarned = false;
   let agentId = `mqtt-broker@${hostname()}:${options.port}`;
+  const clock = options.clock ?? Date.now;
 
   /**
    * The client's actor, recomputed when the entity tree changed since (objects moved, deleted).
@@ -124,6 +136,30 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       }
     }
     return s.actor;
+  }
+
+  /** Brings a client in line with its user's account as stored now. */
+  function follow(client: Client, s: Session, now: UserRecord | undefined): void {
+    const change = accountChange(s.principal.user, now, clock(), s.principal.method);
+    if (change === 'end') {
+      counts.accountChanged++;
+      signedIn.delete(client);
+      client.close();
+    } else if (change === 'refilter') {
+      counts.accountRefiltered++;
+      s.principal = { ...s.principal, user: now!, rights: effectiveRights(now!) };
+      // Recomputed at the next use (actorFor): the graph version no longer matches.
+      s.version = -1;
+    }
+  }
+
+  /** A refused publish: a denial in the security log, folded per user, address and topic. */
+  function deny(client: Client, s: Session, topic: string, reason: string): void {
+    const ctx = publishContext(client.conn as Socket, client.id, client.version, topic);
+    const { user } = s.principal;
+    options.securityLog.recordRepeat(`mqtt-publish\0${user.id}\0${ctx.remoteAddress}\0${topic}`, 'access-denied', ctx, {
+      login: user.login, userId: user.id, message: `MQTT PUBLISH ${ctx.requestLine.slice('MQTT PUBLISH '.length)}: ${reason}`, source: 'rights',
+    });
   }
 
   function drop(packet: PublishPacket): void {
@@ -221,11 +257,18 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
         packet.retain = false;
       }
       inFlight++;
+      const topic = packet.topic;
       handler.handle({
-        topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login,
-      }, actor, agentId).then((outcome) => {
+        topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login,
+      }, actor, agentId, (reason) => deny(client, session, topic, reason)).then((outcome) => {
         settled();
-        if (outcome === 'refused' || outcome === 'too-large') drop(packet);
+        if (outcome === 'refused') {
+          counts.publishRefused++;
+          drop(packet);
+          // No PUBACK/PUBREC for a refused QoS 1/2 message: aedes closes the connection.
+          if (packet.qos > 0) return done(new Error('not authorized to publish on this topic'));
+        }
+        if (outcome === 'too-large') drop(packet);
         if (outcome === 'shed' && packet.qos > 0) {
           counts.shedDisconnects++;
           return done(new Error('event log overloaded: message not acknowledged'));
@@ -256,24 +299,24 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     },
   });
 
-  const clock = options.clock ?? Date.now;
   const checkAccounts = async () => {
     for (const client of [...signedIn]) {
       const s = sessions.get(client);
       if (!s) continue;
       try {
-        const now = await options.users!.getForAuth(s.principal.user.id);
-        if (accountChanged(s.principal.user, now, clock())) {
-          counts.accountChanged++;
-          signedIn.delete(client);
-          client.close();
-        }
+        follow(client, s, await options.users!.getForAuth(s.principal.user.id));
       } catch (err) {
         log.error({ err, clientId: client.id }, 'checking an MQTT client\'s account failed');
       }
     }
   };
   const accountTimer = options.users ? setInterval(() => void checkAccounts(), ACCOUNT_CHECK_MS).unref() : undefined;
+  const unfollow = options.users?.onAccountChange((userId, now) => {
+    for (const client of [...signedIn]) {
+      const s = sessions.get(client);
+      if (s && s.principal.user.id === userId) follow(client, s, now);
+    }
+  });
 
   broker.on('clientError', (client, err) => {
     counts.clientErrors++;
@@ -325,6 +368,7 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     stop() {
       stopping ??= (async () => {
         clearInterval(accountTimer);
+        unfollow?.();
         const closed = new Promise<void>((r) => server.close(() => r()));
         await new Promise<void>((r) => broker.close(() => r()));
         // Connections that never signed in are not the broker's clients yet: close them too.

@@ -33,6 +33,7 @@ before(async () => {
   external = await startExternalMqtt({
     auth: {} as AuthService,
     actorOf: () => { throw new Error('not used'); },
+    securityLog: { recordRepeat: () => { throw new Error('not used'); } },
     catalog,
     stat: { push: (_a: unknown, e: MemEntity, body: unknown) => (pushes.push({ entityId: e.id, body }), Promise.resolve()) } as unknown as StatService,
     events: {

@@ -5,13 +5,14 @@
 // stored, so a QoS 1/2 acknowledgement sent after it is a promise kept across a restart.
 import type { Logger } from 'pino';
 import { AppError } from '../../http/errors.js';
-import { canChange, type EntityActor } from '../../modules/catalog/access.js';
+import type { EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
 import type { StatService } from '../../modules/history/stat-service.js';
 import type { EventIntake } from '../event-intake.js';
 import { entityTopic, type EntityTopic } from './entity-topic.js';
 import { createLogThrottle } from '../log-throttle.js';
 import { decodeMessage } from './message-body.js';
+import { publishRefusal } from './topic-rights.js';
 
 export interface MqttMessage {
   topic: string;
@@ -26,8 +27,8 @@ export interface MqttMessage {
 
 /**
  * stored: recorded (and measured, if a stat topic); shed: the event log was overloaded and
- * dropped the record; refused: measurements of an entity the actor may not change, or any
- * message about one it may not see: nothing stored;
+ * dropped the record; refused: the actor lacks the topic's right (topic-rights.ts), or the
+ * topic names an entity it may not change or that does not exist: nothing stored;
  * too-large: only a record saying so was stored (the message itself is not kept or forwarded).
  */
 export type Outcome = 'stored' | 'shed' | 'refused' | 'too-large';
@@ -66,16 +67,19 @@ export function createMessageHandler({ catalog, stat, events, logger, maxPayload
     }
   }
 
-  async function handle(msg: MqttMessage, actor: EntityActor, agentId: string): Promise<Outcome> {
+  /** `refused` hears why, when the outcome is 'refused' (the broker logs it as a denial). */
+  async function handle(msg: MqttMessage, actor: EntityActor, agentId: string, refused?: (reason: string) => void): Promise<Outcome> {
     counts.messages++;
     const topic = entityTopic(msg.topic);
     const entity = topic && entityOf(topic);
     // Measurements need the right to change the entity, as over HTTP; so does any other message
     // on an entity's topic: it becomes that entity's latest event, which its conditions test
     // (a user who may only see an object, the root for instance, must not raise its incidents).
-    if (topic && (topic.isStat ? !entity || !canChange(actor, entity) : entity && !canChange(actor, entity))) {
+    const refusal = publishRefusal(actor, topic, entity);
+    if (refusal !== undefined) {
       counts.refused++;
-      warn('refused', { topic: msg.topic, clientId: msg.clientId, login: msg.login }, 'MQTT message refused: no such entity, or outside the client\'s objectPermissions');
+      warn('refused', { topic: msg.topic, clientId: msg.clientId, login: msg.login, reason: refusal }, 'MQTT message refused');
+      refused?.(refusal);
       return 'refused';
     }
     const base = {

@@ -29,6 +29,10 @@ export const TOKEN_LOGIN = 'token';
 
 const LOCAL_HOST = hostname();
 
+// Client ids and topics are chosen by the client: bounded and stripped of control characters
+// so a security log line stays one line.
+const printable = (text: string, max: number) => text.slice(0, max).replace(/[\x00-\x1f\x7f]/g, '?');
+
 export function connectContext(c: ConnectInfo): ClientContext {
   return {
     remoteAddress: c.remoteAddress,
@@ -36,12 +40,21 @@ export function connectContext(c: ConnectInfo): ClientContext {
     localAddress: c.localAddress,
     localHost: LOCAL_HOST,
     localPort: c.localPort,
-    // Client ids are chosen by the client: bounded and stripped of control characters so a
-    // security log line stays one line.
-    requestLine: `MQTT CONNECT client-id=${c.clientId.slice(0, 128).replace(/[\x00-\x1f\x7f]/g, '?')}`,
+    requestLine: `MQTT CONNECT client-id=${printable(c.clientId, 128)}`,
     hostname: '',
     userAgent: `MQTT protocol level ${c.version}`,
     channel: 'mqtt',
+  };
+}
+
+/** The security log's view of a publish by a signed-in client (for a refused one). */
+export function publishContext(conn: { remoteAddress?: string; localAddress?: string; localPort?: number }, clientId: string, version: number, topic: string): ClientContext {
+  return {
+    ...connectContext({
+      clientId, username: undefined, password: undefined, version,
+      remoteAddress: conn.remoteAddress ?? '', localAddress: conn.localAddress ?? '', localPort: conn.localPort ?? 0,
+    }),
+    requestLine: `MQTT PUBLISH topic=${printable(topic, 256)} client-id=${printable(clientId, 128)}`,
   };
 }
 
