@@ -5,7 +5,11 @@
 //
 // A slow client is not allowed to make the server buffer without bound: past a high-water
 // mark its stream is closed, and it reconnects with its last id.
-import { accountChanged } from '../modules/users/account-changed.js';
+//
+// A change to the user's account reaches their open streams at once (users' onAccountChange):
+// narrower rights or objectPermissions refilter the stream from the next event on, a block,
+// deletion or new password ends it.
+import { accountChange } from '../modules/users/account-changed.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 import type { Api } from './api-types.js';
@@ -15,7 +19,7 @@ import type { Principal } from '../modules/auth/service.js';
 import { canSee, reasonFor, type EntityActor } from '../modules/catalog/access.js';
 import type { CatalogServices } from '../modules/catalog/catalog-services.js';
 import type { EventBus, LiveEvent } from '../modules/live/event-bus.js';
-import type { UsersService } from '../modules/users/service.js';
+import { effectiveRights, type UsersService } from '../modules/users/service.js';
 import type { UserRecord } from '../storage/types.js';
 
 const RING_SIZE = 10_000;
@@ -33,11 +37,12 @@ interface Entry {
 
 interface Client {
   res: ServerResponse;
+  /** Replaced when the account changes (refilter); events are filtered by the current one. */
   principal: Principal;
   types: ReadonlySet<string>;
 }
 
-export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth'> }): void {
+export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth' | 'onAccountChange'> }): void {
   // A circular buffer: the oldest entry is overwritten, nothing is shifted.
   const ring: Entry[] = new Array(RING_SIZE);
   let ringStart = 0;
@@ -76,6 +81,25 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
       ringStart = (ringStart + 1) % RING_SIZE;
     }
     for (const client of clients) send(client, entry);
+  });
+
+  /** Brings a client's stream in line with the user's account as stored now. */
+  function follow(client: Client, now: UserRecord | undefined): void {
+    const change = accountChange(client.principal.user, now, Date.now(), client.principal.method);
+    if (change === 'end') {
+      clients.delete(client);
+      client.res.end();
+    } else if (change === 'refilter') {
+      client.principal = { ...client.principal, user: now!, rights: effectiveRights(now!) };
+    }
+  }
+
+  const unfollow = users.onAccountChange((userId, now) => {
+    for (const client of clients) if (client.principal.user.id === userId) follow(client, now);
+  });
+  api.addHook('onClose', (_instance, done) => {
+    unfollow();
+    done();
   });
 
   api.addHook('preClose', (done) => {
@@ -117,12 +141,13 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
       }
     }
     clients.add(client);
-    // Each heartbeat also looks at the account again; a stream also ends after MAX_STREAM_MS,
-    // so a session signed out elsewhere cannot keep one open for ever.
+    // Each heartbeat also looks at the account again, for what no change announces (activeTo
+    // passing); a stream also ends after MAX_STREAM_MS, so a session signed out elsewhere
+    // cannot keep one open for ever.
     const heartbeat = setInterval(() => {
       res.write(`: keep-alive\n\n`);
-      users.getForAuth(principal.user.id).then(
-        (fresh) => accountChanged(principal.user, fresh, Date.now()) && res.end(),
+      users.getForAuth(client.principal.user.id).then(
+        (fresh) => follow(client, fresh),
         () => res.end(),
       );
     }, HEARTBEAT_MS);

@@ -9,6 +9,7 @@ import { createReauth, type ProofMethod } from './reauth.js';
 import { RIGHTS, isRight, type Right } from './rights.js';
 import type { CreateUserInput, PatchUserInput, UserView } from './schemas.js';
 import { compileUserFilter } from './user-filter.js';
+import { AccountSignal } from './account-changed.js';
 
 export const STATUS_ACTIVE = 2;
 export const STATUS_BLOCKED = 3;
@@ -59,6 +60,8 @@ export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
 
 export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
   const cache = new Map<string, { user: UserRecord; at: number }>();
+  // Open streams and MQTT clients hear of every stored change at once (account-changed.ts).
+  const accounts = new AccountSignal();
   const reauth = createReauth(clock);
   const remember = (user: UserRecord) => {
     cache.set(user.id, { user, at: clock() });
@@ -90,7 +93,9 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
     try {
       const updated = isUserId(id) ? await users.update(id, changes, clock(), bumpAuth) : undefined;
       if (!updated) throw notFound(`user ${id}`);
-      return remember(updated);
+      remember(updated);
+      accounts.announce(id, updated);
+      return updated;
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw conflict(`login "${changes.login}" is already taken`);
       throw err;
@@ -109,6 +114,8 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
 
   return {
     view,
+    /** Hears every stored change of an account (the record after it; undefined: deleted). */
+    onAccountChange: (listener: Parameters<AccountSignal['subscribe']>[0]) => accounts.subscribe(listener),
     viewJson,
 
     /** The cached user record while it is fresh, without I/O (the sign-in fast path). */
@@ -207,6 +214,7 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
       if (actor.userId === id) throw conflict('you cannot delete your own account');
       if (!isUserId(id) || !(await users.delete(id))) throw notFound(`user ${id}`);
       cache.delete(id);
+      accounts.announce(id, undefined);
     },
 
     async search(filter: unknown, page: Page): Promise<UserView[]> {
