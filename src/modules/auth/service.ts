@@ -1,4 +1,5 @@
-// Sign-in by HTTP Basic, session cookie or API token, and the sessions and tokens themselves.
+// Sign-in by HTTP Basic, session cookie or API token, and the sessions and tokens themselves
+// (how refusals are answered and logged: refusals.ts).
 // Verified credentials are cached (keyed by a keyed hash, never the secret itself) so that a
 // steady stream of authenticated requests costs a map lookup, not a password hash.
 import { hash, randomBytes } from 'node:crypto';
@@ -10,8 +11,9 @@ import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
 import type { Right } from '../users/rights.js';
 import { effectiveRights, isBlocked, type UsersService } from '../users/service.js';
-import type { LockReason, Lockout } from './lockout.js';
+import type { Lockout } from './lockout.js';
 import { dummyPasswordHash, verifyPassword } from './password.js';
+import { BLOCKED, INVALID_TOKEN, NO_SESSION, WRONG_PASSWORD, asWrongCredentials, createRefusals, unauthorized } from './refusals.js';
 
 export type AuthMethod = 'basic' | 'session' | 'token';
 
@@ -71,12 +73,6 @@ type Outcome<T> = { ok: T } | { failure: string; userId: string | null; login?: 
 
 const sha256 = (s: string) => hash('sha256', s, 'base64url');
 
-// The answers to wrong credentials, per method; a blocked account gets the same ones.
-const WRONG_PASSWORD = 'wrong login or password';
-const INVALID_TOKEN = 'invalid API token';
-const NO_SESSION = 'no such session (signed out or expired)';
-/** The real reason, for the security log only. */
-const BLOCKED = 'account is blocked';
 const newSecret = () => randomBytes(32).toString('base64url');
 
 export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
@@ -89,25 +85,7 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
   const tokenCache = new TtlCache<CachedCredential>(settings.credentialCacheTtlMs, 50_000, clock);
   const sessionCache = new TtlCache<{ session: SessionRecord; persistedLastSeen: number }>(SESSION_CACHE_TTL_MS, 50_000, clock);
 
-  const unauthorized = (message: string) => new AppError('Unauthorized', message);
-
-  /**
-   * A refusal that is not a password or token guess (stale session cookie, tokens switched
-   * off, malformed header): logged as a failure folded per address, reason and interval (with
-   * its count), since a client may repeat it with every request. Returns the error to throw.
-   */
-  function refusal(ctx: ClientContext, source: SecuritySource, message: string, about: { login?: string; userId?: string | null } = {}): AppError {
-    securityLog.recordRepeat(`refusal\0${source}\0${ctx.remoteAddress}\0${message}`, 'login-failure', ctx, { login: about.login ?? '', userId: about.userId ?? null, message, source });
-    return unauthorized(message);
-  }
-
-  /**
-   * The answer to a blocked (or expired) account, the same as to wrong credentials of that
-   * method, so that only the right password cannot tell that the account exists and is
-   * blocked; the security log keeps the real reason.
-   */
-  const asWrongCredentials = (method: AuthMethod): AppError =>
-    method === 'token' ? unauthorized(INVALID_TOKEN) : method === 'session' ? unauthorized(NO_SESSION) : unauthorized(WRONG_PASSWORD);
+  const { refusal, locked: refuse } = createRefusals({ securityLog, users });
 
   // Activity must reach the store well within the idle timeout: a session re-read after its
   // cache entry expires would otherwise look idle while its user is active.
@@ -134,20 +112,6 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     method,
     session,
   });
-
-  async function refuse(lock: LockReason, login: string | undefined, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<never> {
-    const seconds = Math.ceil(lock.retryAfterMs / 1000);
-    // Folded per login, address and interval, with a count: a flood against a lock must not
-    // flood the security log, and no refusal goes unaccounted (from a second address either).
-    const lockKey = `locked\0${lock.scope}\0${login ?? ''}\0${ctx.remoteAddress}`;
-    if (!securityLog.countRepeat(lockKey)) {
-      // The record is about that user (the log's userId query must find it); looked up only
-      // for the first refusal of a series, so neither a sign-in nor a flood costs more.
-      const about = userId ?? (login === undefined ? null : ((await users.findByLogin(login))?.id ?? null));
-      securityLog.recordRepeat(lockKey, 'login-locked', ctx, { login: login ?? '', userId: about, message: `locked by ${lock.scope}, ${seconds} s left`, source });
-    }
-    throw new AppError('TooManyRequests', `too many failed sign-ins; try again in ${seconds} s`, { 'retry-after': String(seconds) });
-  }
 
   /** Refuses credentials already verified (cached) while a lock holds. */
   async function refuseLocked(login: string, ctx: ClientContext, source: SecuritySource, userId?: string): Promise<void> {
