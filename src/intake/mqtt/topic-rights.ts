@@ -5,6 +5,7 @@
 // the subscriber may see).
 import { canChange, type EntityActor } from '../../modules/catalog/access.js';
 import type { MemEntity } from '../../modules/catalog/catalog.js';
+import { LINK_PUSH_RIGHTS, OBJECT_PUSH_RIGHTS } from '../../modules/history/push-rights.js';
 import type { Right } from '../../modules/users/rights.js';
 import type { EntityTopic } from './entity-topic.js';
 
@@ -16,11 +17,15 @@ interface TopicRule {
   anyOf: readonly Right[];
 }
 
-/** First match wins; the last rule takes every other topic. */
+/**
+ * First match wins; the last rule takes every other topic. Measurements take the rights of the
+ * HTTP stat routes (modules/history/push-rights.ts), so a device pushes the same way on both;
+ * a free message is data about objects and takes the object rights.
+ */
 const TOPIC_RULES: readonly TopicRule[] = [
-  { what: 'measurements of an object', matches: (t) => t?.isStat === true && t.entityType === 1, anyOf: ['push-data', 'modify-objects'] },
-  { what: 'measurements of a link', matches: (t) => t?.isStat === true && t.entityType === 2, anyOf: ['push-data', 'modify-links'] },
-  { what: 'a message for the event log', matches: () => true, anyOf: ['push-data', 'modify-objects'] },
+  { what: 'measurements of an object', matches: (t) => t?.isStat === true && t.entityType === 1, anyOf: OBJECT_PUSH_RIGHTS },
+  { what: 'measurements of a link', matches: (t) => t?.isStat === true && t.entityType === 2, anyOf: LINK_PUSH_RIGHTS },
+  { what: 'a message for the event log', matches: () => true, anyOf: OBJECT_PUSH_RIGHTS },
 ];
 
 export function topicRule(topic: EntityTopic | undefined): TopicRule {
