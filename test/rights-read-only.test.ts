@@ -139,6 +139,16 @@ describe('acting on incidents', () => {
     assert.equal((await asAdmin('GET', `/incident-history/${id}`)).status, 200);
   });
 
+  it('the rights to modify objects or links act on incidents too; push-data does not', async () => {
+    for (const login of ['objmod', 'objman', 'linkmod']) {
+      const made = await send(login, 'POST', '/incidents', { entityId: obj, text: `by ${login}`, state: '1' });
+      assert.equal(made.status, 201, `${login}: ${made.text}`);
+      assert.equal((await send(login, 'POST', `/incidents/${made.body.id}/acknowledge`)).status, 204, login);
+      assert.equal((await incident(made.body.id)).acknowledgedBy, await currentUserId(server, user(login)));
+    }
+    assertError(await send('pusher', 'POST', '/incidents', { entityId: obj, text: 'by pusher', state: '1' }), 403, 'Forbidden', /manage-incidents/);
+  });
+
   it('incident levels keep their right manage-configuration, which manage-incidents does not give', async () => {
     assertError(await send('responder', 'POST', '/incident-levels', { name: 'ro-level', ui: { colors: { main: '#123456' } } }), 403, 'Forbidden', /manage-configuration/);
   });

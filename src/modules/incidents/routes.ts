@@ -1,12 +1,14 @@
 // Incidents, their comments and history, and incident levels. Every incident route acts only on
 // incidents whose entity the caller can see (404 otherwise). Reading needs no right; every
-// action on incidents (raise, acknowledge, comment, clear, ...) needs manage-incidents, as a user
-// without rights is read-only; level changes need manage-configuration.
+// action on incidents (raise, acknowledge, comment, clear, ...) needs manage-incidents or a right
+// to modify objects or links (users/rights.ts), as a user without rights is read-only; level
+// changes need manage-configuration.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
+import { INCIDENT_ACTION_RIGHTS } from '../users/rights.js';
 import type { IncidentLevelsService } from './levels-service.js';
 import {
   CommentBody, CommentSchema, CreateIncidentBody, HistoryQuery, IncidentListQuery, IncidentParams, IncidentSchema, LevelBody, LevelSchema,
@@ -17,8 +19,9 @@ import type { IncidentsService } from './service.js';
 const tags = ['incidents'];
 const access = 'Only incidents whose entity the caller can see (others answer 404, lists leave them out).';
 const Empty = { 204: Type.Null() };
-/** The right every incident-changing route declares. */
-const act = { right: 'manage-incidents' } as const;
+/** The rights every incident-changing route declares (any one of them). */
+const act = { right: INCIDENT_ACTION_RIGHTS };
+const ACT_RIGHTS = `Right ${INCIDENT_ACTION_RIGHTS.join(', ')} (any one).`;
 
 export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; levels: IncidentLevelsService; access: ReturnType<typeof createAccess> }): void {
   const { incidents } = deps;
@@ -39,7 +42,7 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
     schema: {
       tags,
       summary: 'Raise a manual incident (type 3)',
-      description: 'Right manage-incidents. On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.',
+      description: `${ACT_RIGHTS} On an entity the caller can see (an unknown or hidden entity answers 400); \`state\` is an incident level id other than 3 Cleared.`,
       body: CreateIncidentBody,
       response: { 201: IncidentSchema },
     },
@@ -55,7 +58,7 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
   ] as const;
   for (const a of actions) {
     api.post(`/incidents/:id/${a.path}`, {
-      schema: { tags, summary: a.summary, description: `Right manage-incidents. Empty body; answers 204 with no body. ${access}`, params: IncidentParams, response: Empty },
+      schema: { tags, summary: a.summary, description: `${ACT_RIGHTS} Empty body; answers 204 with no body. ${access}`, params: IncidentParams, response: Empty },
       config: act,
     }, async (req, reply) => {
       await a.run(actor(req), req.params.id);
@@ -67,7 +70,7 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
     schema: {
       tags,
       summary: 'Comment on an active incident',
-      description: `Right manage-incidents. Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. ${access}`,
+      description: `${ACT_RIGHTS} Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. ${access}`,
       consumes: ['text/plain', 'application/json'],
       params: IncidentParams,
       body: CommentBody,

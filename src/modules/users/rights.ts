@@ -31,5 +31,11 @@ export const RIGHTS = [
 
 export type Right = (typeof RIGHTS)[number];
 
+/**
+ * Acting on incidents (raise, acknowledge, comment, clear): `manage-incidents` for on-call
+ * people who change nothing else, or the rights to modify what the incidents are about.
+ */
+export const INCIDENT_ACTION_RIGHTS: readonly Right[] = ['manage-incidents', 'modify-objects', 'manage-objects', 'modify-links', 'manage-links'];
+
 const KNOWN = new Set<string>(RIGHTS);
 export const isRight = (name: string): name is Right => KNOWN.has(name);

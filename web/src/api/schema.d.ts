@@ -4112,7 +4112,7 @@ export interface paths {
         put?: never;
         /**
          * Raise a manual incident (type 3)
-         * @description Right manage-incidents. On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). On an entity the caller can see (an unknown or hidden entity answers 400); `state` is an incident level id other than 3 Cleared.
          */
         post: {
             parameters: {
@@ -4279,7 +4279,7 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.
-         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4318,7 +4318,7 @@ export interface paths {
         put?: never;
         /**
          * Drop the acknowledgement (nothing to do when there is none)
-         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4357,7 +4357,7 @@ export interface paths {
         put?: never;
         /**
          * Clear: state 3 and clearTimestamp; lastState keeps the level. The incident moves to history after the configured time.
-         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4396,7 +4396,7 @@ export interface paths {
         put?: never;
         /**
          * Clear and move to history at once (id and comments kept)
-         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4435,7 +4435,7 @@ export interface paths {
         put?: never;
         /**
          * Undo a clearing: state back to lastState, clearTimestamp removed (409 when not cleared)
-         * @description Right manage-incidents. Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -4474,7 +4474,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on an active incident
-         * @description Right manage-incidents. Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Body: the text as text/plain, or JSON {"text": "..."}; not empty, at most 10000 characters. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -7761,6 +7761,8 @@ export interface paths {
                             tokenSignIn: boolean;
                             /** @description every right a user can be given, in the order of the API documents */
                             rights: string[];
+                            /** @description any one of these lets a user act on incidents (raise, acknowledge, comment, clear) */
+                            incidentActionRights: string[];
                         };
                     };
                 };

@@ -38,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUserState] = useState<CurrentUser | undefined>();
   const [checking, setChecking] = useState(true);
   const [notice, setNotice] = useState<SignInNotice>();
-  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '', baseUrl: null, tokenSignIn: false, rights: [] });
+  const [settings, setSettings] = useState<UiSettings>({ authTokenEnabled: false, version: '', baseUrl: null, tokenSignIn: false, rights: [], incidentActionRights: [] });
   // The 401 handler lives outside React: it needs the user of now, not of its first render.
   const userRef = useRef<CurrentUser | undefined>(undefined);
   const setUser = useCallback((u: CurrentUser | undefined) => {

@@ -1,5 +1,5 @@
 // An incident's comments, newest first and paged, and (for an active incident, to a user with
-// the right manage-incidents) a form to add one. The comment route takes the text as
+// a right to act on incidents) a form to add one. The comment route takes the text as
 // text/plain, so it goes through rawFetch.
 import { useState, type FormEvent } from 'react';
 import { api, data, rawFetch } from '../../api/client';
@@ -32,7 +32,7 @@ export function CommentsDialog({ scope, incident, onClose, onCommented }: { scop
   const [text, setText] = useState('');
   const add = useAction();
   const session = useSession();
-  const mayComment = scope === 'active' && session.can('manage-incidents');
+  const mayComment = scope === 'active' && session.settings.incidentActionRights.some((r) => session.can(r));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -30,9 +30,10 @@ export function IncidentsView({ scope }: { scope: Scope }) {
   const { levels, error: levelsError } = useLevels();
   const list = useIncidentList(scope, layout.sort, query, paging);
   const userName = useUserNames(list.rows.map((r) => r.acknowledgedBy));
-  // Acting on incidents (raise, acknowledge, clear, ...) needs manage-incidents; without it the
-  // rows keep only the comments, to read.
-  const mayAct = useSession().can('manage-incidents');
+  // Acting on incidents (raise, acknowledge, clear, ...) needs one of the rights the server names
+  // for it; without them the rows keep only the comments, to read.
+  const session = useSession();
+  const mayAct = session.settings.incidentActionRights.some((r) => session.can(r));
 
   // A new sort or filter starts again at the first page.
   const setLayout = (l: TableLayout) => {
