@@ -3,11 +3,14 @@
 // `parent_id` as arrays of ids). Criteria are checked by the safe-query module (no code-running
 // operators, bounded size, RE2 regular expressions). Criteria on `id` or `parent_id` narrow the
 // scan to those objects or those parents' children; otherwise the scan walks every object and
-// yields to other requests between slices.
+// yields to other requests between slices: every SLICE objects, and whenever it has worked
+// SLICE_MS since it last did (a costly $regex over long values spends its whole cost budget,
+// ~0.5-2 s, within far fewer objects than a slice).
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { necessaryConditions } from '../../core/filter-conditions.js';
 import { MAYBE, YES, prefilterOf } from '../../core/literal-prefilter.js';
 import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query.js';
+import { SLICE_MS } from '../../core/scan-page.js';
 import { redactProperties } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import { badRequest } from '../../http/errors.js';
@@ -97,6 +100,7 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;
+    let sliceStart = performance.now();
     for (const o of candidates(criteria)) {
       if (allowed(actor, o)) {
         let hit: boolean;
@@ -111,9 +115,10 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
           if (options.stopAfter !== undefined && out.length >= options.stopAfter) break;
         }
       }
-      if (++n % SLICE === 0) {
+      if (++n % SLICE === 0 || performance.now() - sliceStart >= SLICE_MS) {
         options.progress?.(out.length);
         await yieldToEventLoop();
+        sliceStart = performance.now();
       }
     }
     options.progress?.(out.length);
