@@ -190,6 +190,12 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     retainedBytes += size - before;
     return true;
   }
+  /** Puts the topic's accounting back as it was before a publish that was then not kept. */
+  function retainUndo(topic: string, before: number | undefined): void {
+    retainedBytes += (before ?? 0) - (retained.get(topic) ?? 0);
+    if (before === undefined) retained.delete(topic);
+    else retained.set(topic, before);
+  }
 
   const broker = await Aedes.createBroker({
     drainTimeout: 30_000,
@@ -250,6 +256,9 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       const actor = actorFor(client);
       if (!session || !actor) return done(new Error('not signed in'));
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      // What the retained store held for the topic, to put back when the publish is not kept
+      // (refused or too large): a refused user must neither fill the store nor empty it.
+      const retainedBefore = packet.retain ? retained.get(packet.topic) : undefined;
       if (packet.retain && !retainAllowed(packet.topic, payload.byteLength)) {
         // Delivered and recorded, but not kept for later subscribers.
         counts.retainRefused++;
@@ -258,10 +267,12 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       }
       inFlight++;
       const topic = packet.topic;
+      const accounted = packet.retain;
       handler.handle({
         topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login,
       }, actor, agentId, (reason) => deny(client, session, topic, reason)).then((outcome) => {
         settled();
+        if (accounted && (outcome === 'refused' || outcome === 'too-large')) retainUndo(topic, retainedBefore);
         if (outcome === 'refused') {
           counts.publishRefused++;
           drop(packet);
@@ -270,12 +281,14 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
         }
         if (outcome === 'too-large') drop(packet);
         if (outcome === 'shed' && packet.qos > 0) {
+          if (accounted) retainUndo(topic, retainedBefore);
           counts.shedDisconnects++;
           return done(new Error('event log overloaded: message not acknowledged'));
         }
         done(null);
       }, (err: Error) => {
         settled();
+        if (accounted) retainUndo(topic, retainedBefore);
         done(err);
       }).catch((err: unknown) => log.error({ err }, 'MQTT authorizePublish hook failed'));
     },
