@@ -60,7 +60,7 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
     const fields = parseFields(opts.fields);
     const sorted = opts.sort && Object.keys(opts.sort).length > 0;
     const found = await s.search.match(who, criteria, sorted ? {} : { stopAfter: skip + limit });
-    const ordered = sorted ? sortObjects(found, opts.sort!) : found;
+    const ordered = sorted ? sortObjects(found, opts.sort!, who, s.catalog) : found;
     return sendRecords(reply, { items: ordered.slice(skip, skip + limit), view: (o) => objectView(s.catalog, who, o, fields) });
   });
 

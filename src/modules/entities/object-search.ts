@@ -139,13 +139,19 @@ export type ObjectSearch = ReturnType<typeof createObjectSearch>;
 type SortSpec = Record<string, 1 | -1 | 'asc' | 'desc'>;
 
 /** Orders objects by top-level fields; text compares case-insensitively, numbers numerically. */
-export function sortObjects(objects: MemObject[], sort: SortSpec): MemObject[] {
+export function sortObjects(objects: MemObject[], sort: SortSpec, actor: EntityActor, catalog: Catalog): MemObject[] {
   const keys = Object.entries(sort).map(([field, dir]) => ({ field, dir: dir === -1 || dir === 'desc' ? -1 : 1 }));
   const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+  // Sorted by what the actor is shown (hidden parents left out, path as it sees it), made once
+  // per object: ordering by the stored parent_id told a restricted user which objects have a
+  // hidden parent, and how its id compares with visible ones.
+  const fields = new Set(keys.map((k) => k.field));
+  const shown = new Map<MemObject, Record<string, unknown>>();
+  for (const o of objects) shown.set(o, actor.visibility.all ? (o as unknown as Record<string, unknown>) : { ...o, ...objectView(catalog, actor, o, fields) });
   return objects.sort((a, b) => {
     for (const { field, dir } of keys) {
-      const x = (a as unknown as Record<string, unknown>)[field];
-      const y = (b as unknown as Record<string, unknown>)[field];
+      const x = shown.get(a)![field];
+      const y = shown.get(b)![field];
       const c = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x ?? ''), String(y ?? ''));
       if (c !== 0) return c * dir;
     }
