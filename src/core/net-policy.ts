@@ -54,6 +54,27 @@ function mappedV4(address: string): string | undefined {
   return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
+// Connecting to an unspecified address reaches this host (Linux: 0.0.0.0 is 127.0.0.1, :: is
+// ::1), so it is also checked as loopback: a deny of 127.0.0.0/8 must hold for
+// http://0.0.0.0:8080/ (or http://0:8080/) too.
+const UNSPECIFIED_V4 = new BlockList();
+UNSPECIFIED_V4.addSubnet('0.0.0.0', 8, 'ipv4');
+const UNSPECIFIED_V6 = new BlockList();
+UNSPECIFIED_V6.addAddress('::', 'ipv6');
+
+type Family = 'ipv4' | 'ipv6';
+
+/** The forms an address is checked in: itself, the IPv4 inside a mapped one, loopback for an unspecified one. */
+function formsOf(address: string): Array<[string, Family]> {
+  const family: Family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  const forms: Array<[string, Family]> = [[address, family]];
+  const v4 = family === 'ipv6' ? mappedV4(address) : undefined;
+  if (v4 !== undefined) forms.push([v4, 'ipv4']);
+  if (forms.some(([a, f]) => f === 'ipv4' && UNSPECIFIED_V4.check(a, 'ipv4'))) forms.push(['127.0.0.1', 'ipv4']);
+  if (family === 'ipv6' && UNSPECIFIED_V6.check(address, 'ipv6')) forms.push(['::1', 'ipv6'], ['127.0.0.1', 'ipv4']);
+  return forms;
+}
+
 /** Host as written in a URL ("[::1]") or a setting: without brackets and zone. */
 const bare = (host: string) => host.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
 
@@ -74,9 +95,8 @@ export function createNetPolicy(settings: NetPolicySettings, setting: string): N
   const allow = settings.allowNetworks.map((n) => parseNetwork(n, `${setting}.allowNetworks`));
 
   const inside = (networks: Network[], address: string): Network | undefined => {
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    const v4 = family === 'ipv6' ? mappedV4(address) : undefined;
-    return networks.find((n) => n.list.check(address, family) || (v4 !== undefined && n.list.check(v4, 'ipv4')));
+    const forms = formsOf(address);
+    return networks.find((n) => forms.some(([a, family]) => n.list.check(a, family)));
   };
 
   function refusal(address: string): string | undefined {
