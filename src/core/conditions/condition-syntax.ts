@@ -12,7 +12,7 @@
 // program within the cap of core/safe-regex.ts, and the patterns of one document together at
 // most DOCUMENT_MATCH_COST units per character; evaluate.ts tests at most MATCH_INPUT_LIMIT
 // characters of a value. One push then costs a document at most DOCUMENT_MATCH_COST x
-// MATCH_INPUT_LIMIT units (4M: ~5 ms typical, ~200 ms at the worst rate measured).
+// MATCH_INPUT_LIMIT units (1M: ~1 ms typical, ~100 ms at the worst rate measured).
 import { RegexError, compileSafeRegex, type SafeRegex } from '../safe-regex.js';
 
 export class ConditionError extends Error {

@@ -7,7 +7,9 @@
 // Type-1 incidents follow an entity's own state (what its own data or a user said), not the
 // state its children pass up: a failing host raises one incident, not one per ancestor group.
 // Triggers and the live stream see every change of the shown state, propagated ones included.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { SLICE_MS } from '../../core/scan-page.js';
 import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
 import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
 import { forgetUnder } from '../../core/conditions/evaluate.js';
@@ -132,20 +134,31 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     void serial(() => storeChanges(rows, []));
   }
 
-  /** Evaluates the given entities (and the dirty ones) and commits what changed. */
+  /**
+   * Evaluates the given entities (and the dirty ones) and commits what changed. A pass over
+   * many entities, each bounded (core/safe-regex.ts caps `_m`), may still add up: it yields to
+   * other requests whenever it has worked SLICE_MS, as scans do. Entities marked dirty while it
+   * waits stay dirty for the next pass; one deleted meanwhile is skipped.
+   */
   async function pass(ids: Iterable<string>, now: number): Promise<void> {
     const signals: IncidentSignal[] = [];
     const changes: OwnChange[] = [];
     const seen = new Set<string>();
-    for (const id of [...ids, ...dirty]) {
+    const queue = [...ids, ...dirty];
+    dirty.clear();
+    let sliceStart = performance.now();
+    for (const id of queue) {
       if (seen.has(id)) continue;
       seen.add(id);
       const e = catalog.entity(id);
       if (!e) continue;
       const c = evaluate(e, now, signals);
       if (c) changes.push(c);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
     }
-    dirty.clear();
     await commit(changes, signals, now);
   }
 
