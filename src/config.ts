@@ -38,6 +38,8 @@ export const ConfigSchema = Obj({
     trustProxy: Type.Union([Type.Boolean(), Type.String()]),
     /** A filtered scan (logs, incidents, searches) ending later than this is stopped with a 400. */
     scanTimeBudgetMs: Millis,
+    /** Regex cost units (core/safe-regex.ts) one request's filter may spend. */
+    regexCostBudget: Type.Integer({ minimum: 1_000_000 }),
   }),
   server: Obj({
     user: Obj({
@@ -164,7 +166,7 @@ const DEFAULTS: Config = {
   mqttPort: 1883,
   snmpTrapPort: 1162,
   logLevel: 'info',
-  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false, scanTimeBudgetMs: 2000 },
+  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false, scanTimeBudgetMs: 2000, regexCostBudget: 200_000_000 },
   server: { user: { auth_token_enabled: true } },
   web: { authTokenEnabled: true, distDir: '' },
   session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },

@@ -21,7 +21,7 @@ import { createStatIntake } from './intake/stat-intake.js';
 import { createAddressIndex } from './intake/address-index.js';
 import { createEventIntake } from './intake/event-intake.js';
 import { createEventLogService } from './modules/event-log/service.js';
-import { setScanTimeBudget } from './core/safe-regex.js';
+import { setScanBudgets } from './core/safe-regex.js';
 import { createAnnotationsService } from './modules/annotations/service.js';
 import { createPresetsService } from './modules/presets/service.js';
 import { createReportService } from './modules/reports/service.js';
@@ -84,7 +84,7 @@ async function createEventServices(config: Readonly<Config>, storage: Storage, d
 }
 
 export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
-  setScanTimeBudget(config.http.scanTimeBudgetMs);
+  setScanBudgets({ timeMs: config.http.scanTimeBudgetMs, cost: config.http.regexCostBudget });
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);

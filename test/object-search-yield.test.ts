@@ -10,7 +10,7 @@ import { call, createUser, useTestServer, type TestServer } from './helpers/serv
 let server: TestServer;
 useTestServer((s) => {
   server = s;
-});
+}, { http: { regexCostBudget: 20_000_000 } }); // within reach of 300 objects' names
 const { mkObject } = adminClient(() => server);
 const VIEWER = { login: 'search-yield-viewer', password: 'search-yield-pw-1' };
 

@@ -14,7 +14,7 @@ const port = await freeTcpPort();
 let server: TestServer;
 useTestServer((s) => {
   server = s;
-}, { mqttPort: port });
+}, { mqttPort: port, http: { regexCostBudget: 20_000_000 } }); // the 20M units the budget test below outgrows
 const { mkObject } = adminClient(() => server);
 
 const HOSTILE = '(?i)(a|A|[a-c]){999}$q';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { assertSafeQuery, compileQuery, compileSafeQuery, QUERY_LIMITS, QueryError } from './safe-query.js';
+import { REGEX_LIMITS, setScanBudgets } from './safe-regex.js';
 
 interface Doc {
   name?: unknown;
@@ -154,6 +155,8 @@ describe('size and depth limits', () => {
   });
 
   it('the regex work of one compiled filter is bounded by its cost budget', () => {
+    setScanBudgets({ timeMs: 2000, cost: 20_000_000 });
+    after(() => setScanBudgets({ timeMs: 2000, cost: REGEX_LIMITS.costBudget }));
     const matches = compileSafeQuery<{ v: string }>({ v: { $regex: '(?i)(a|A|[a-c]){60}$q' } });
     const big = { v: 'ab'.repeat(6_000) };
     // (184 + 32) x 12 000 = ~2.6M units a record: the eighth record would pass 20M.

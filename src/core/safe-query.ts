@@ -6,7 +6,7 @@
 // budget of the compiled filter (one per request), so a filter's regex work is bounded.
 import type { Query } from 'sift';
 import siftModule from 'sift';
-import { BudgetExceededError, FLAGS, REGEX_LIMITS, RegexBudget, RegexError, compileSafeRegex, scanDeadline, type SafeRegex } from './safe-regex.js';
+import { BudgetExceededError, FLAGS, REGEX_LIMITS, RegexBudget, RegexError, compileSafeRegex, requestRegexBudget, scanDeadline, type SafeRegex } from './safe-regex.js';
 
 // sift ships CommonJS only: its named exports are reached through the module object.
 const { default: sift, createEqualsOperation } = siftModule as unknown as typeof import('sift');
@@ -165,7 +165,7 @@ export type Predicate<T> = (item: T) => boolean;
  * regex work is charged to `budget`: by default a fresh one per compile (compile once per
  * request), with the scan time budget as its deadline; running out throws QueryError.
  */
-export function compileQuery<T>(query: Query<T>, budget: RegexBudget = new RegexBudget(REGEX_LIMITS.costBudget, scanDeadline())): Predicate<T> {
+export function compileQuery<T>(query: Query<T>, budget: RegexBudget = new RegexBudget(requestRegexBudget(), scanDeadline())): Predicate<T> {
   let test: Predicate<T>;
   try {
     test = sift(query as Query<unknown>, { operations: safeOperations(budget) as never }) as Predicate<T>;

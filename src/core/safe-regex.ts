@@ -17,10 +17,12 @@ export const REGEX_LIMITS = {
   maxProgramSize: 200,
   charWeight: 32,
   /**
-   * Cost units one filter evaluation (one request) may spend: at the worst rate measured
-   * (~100 ns a unit, DFA thrash) about 2 s; typical patterns run at well under 1 ns a unit.
+   * Cost units one filter evaluation (one request) may spend, by default (http.regexCostBudget).
+   * Filtered scans yield every SLICE_MS and stop at the scan time budget, so this is a backstop
+   * for the work itself, not what keeps other requests served: typical patterns run at well
+   * under 1 ns a unit (200M: a fraction of a second), the worst measured at ~100 ns.
    */
-  costBudget: 20_000_000,
+  costBudget: 200_000_000,
   /**
    * Cost units one test may spend: a test cannot be interrupted, so it sees at most
    * perTestCost / costPerChar characters of a value (62 000 for a pattern of 16
@@ -156,10 +158,16 @@ export class RegexBudget {
 // The per-request time budget of scans (config http.scanTimeBudgetMs). Process-wide: set once
 // at start from the config, like the log level; the default serves tests and tools.
 let scanTimeBudgetMs = 2000;
+let requestCostBudget: number = REGEX_LIMITS.costBudget;
 
-export function setScanTimeBudget(ms: number): void {
-  scanTimeBudgetMs = ms;
+/** The process's budgets, from its configuration (http.scanTimeBudgetMs, http.regexCostBudget). */
+export function setScanBudgets(budgets: { timeMs: number; cost: number }): void {
+  scanTimeBudgetMs = budgets.timeMs;
+  requestCostBudget = budgets.cost;
 }
+
+/** The cost units one request's filter may spend. */
+export const requestRegexBudget = (): number => requestCostBudget;
 
 /** The deadline (performance.now() ms) of work starting now. */
 export function scanDeadline(): number {
