@@ -7,6 +7,7 @@ import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
 import { useAction } from '../../components/use-action';
+import { useSession } from '../../auth/session';
 import type { User } from './admin-types';
 import { ObjectPicker, objectsByIds } from './object-picker';
 import { RightsChecklist } from './rights-checklist';
@@ -35,6 +36,9 @@ export function UserDialog({ user, onClose, onSaved }: { user?: User; onClose: (
 
 function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: UserFormValues; onClose: () => void; onSaved: () => void }) {
   const [v, setV] = useState(initial);
+  // Changing your own password takes your current one (the server asks for it).
+  const [currentPassword, setCurrentPassword] = useState('');
+  const self = user !== undefined && user.id === useSession().user?.id;
   const save = useAction();
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) => setV((old) => ({ ...old, [key]: value }));
 
@@ -43,6 +47,7 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
     await save.run(async () => {
       if (user) {
         const body = patchBody(user, v);
+        if (self && body.password !== undefined) body.currentPassword = currentPassword;
         if (Object.keys(body).length > 0) await api.PATCH('/node/api/users/{id}', { params: { path: { id: user.id } }, body });
       } else {
         await api.POST('/node/api/users', { body: createBody(v) });
@@ -62,6 +67,11 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
         <Field label={user ? 'New password' : 'Password'} hint={user ? 'leave empty to keep' : undefined}>
           <input type="password" value={v.password} onChange={(e) => set('password', e.target.value)} required={!user} autoComplete="new-password" />
         </Field>
+        {self && v.password !== '' ? (
+          <Field label="Current password" hint="needed to change your own">
+            <input type="password" value={currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} required autoComplete="current-password" />
+          </Field>
+        ) : null}
         <Field label="Email">
           <input type="email" value={v.email} onChange={(e) => set('email', e.target.value)} autoComplete="off" />
         </Field>
