@@ -113,7 +113,7 @@ export class EntityGraph {
   }
 
   /** The objects a link belongs to: the common parents of its two ends. */
-  private ownersOf(id: string): string[] {
+  ownersOf(id: string): string[] {
     const ends = this.links.get(id);
     if (!ends) return [];
     const targetParents = this.parentsOf(ends.target);

@@ -6,6 +6,7 @@ import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
 import type { RecordList } from '../../http/record-list.js';
 import { idOf, lookup } from './entity-input.js';
+import { type EntitySummary, entitySummary } from './entity-summary.js';
 import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';
 
 export interface Page {
@@ -67,10 +68,17 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
-    /** Every root-to-object path the actor may see; one through a hidden object is left out whole. */
-    paths(actor: EntityActor, id: string): Array<Array<{ id: string; name: string }>> {
+    /**
+     * Every path the actor may see, as ids from the object up to the root (the shape clients of
+     * this API family parse), with one summary record per object named; a path through a hidden
+     * object is left out whole, so no hidden object is named or described.
+     */
+    paths(actor: EntityActor, id: string): { paths: string[][]; objects: EntitySummary[] } {
       const o = visibleObject(actor, id);
-      return visiblePaths(catalog.graph, actor.visibility, o.id).map((path) => path.map((node) => ({ id: node, name: catalog.objects.get(node)?.name ?? '' })));
+      const paths = visiblePaths(catalog.graph, actor.visibility, o.id).map((path) => [...path].reverse());
+      // Each object once, the object itself first (every path starts with it).
+      const objects = [...new Set(paths.flat())].map((node) => entitySummary(catalog, actor, catalog.objects.get(node)!));
+      return { paths, objects };
     },
 
     listLinks(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemLink> {

@@ -97,6 +97,6 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
   }, async (req, reply) => sendRecords(reply, s.queries.childLinks(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
 
   api.get('/objects/:id/paths', {
-    schema: { tags, summary: 'Every root-to-object path', params: IdParams, response: { 200: PathsSchema } },
+    schema: { tags, summary: 'Every path from the object up to the root, with a record of each object on them', params: IdParams, response: { 200: PathsSchema } },
   }, async (req) => s.queries.paths(actor(req), req.params.id));
 }

@@ -110,8 +110,23 @@ export type ListQueryT = Static<typeof ListQuery>;
 
 export const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 1000 })) });
 
-export const PathsSchema = Type.Array(Type.Array(Type.Object({ id: Type.String(), name: Type.String() })), {
-  description: 'one entry per root-to-object path, each the list of {id, name} from the root down',
+/** The short record other answers embed (entities/entity-summary.ts). */
+export const EntitySummarySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  parent_id: Type.Array(Type.String(), { description: 'the parents the caller can see (of a link: the objects it belongs to)' }),
+  class_id: Type.Union([Type.String(), Type.Null()]),
+  class_name: Type.Union([Type.String(), Type.Null()]),
+  properties: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), value: Type.String(), type_id: Type.Integer() }), {
+    description: 'secrets masked as /props masks them for the caller',
+  }),
+});
+
+export const PathsSchema = Type.Object({
+  paths: Type.Array(Type.Array(Type.String()), {
+    description: 'one list of ids per path, from the object itself up to the root "1"; a path through an object the caller cannot see is left out whole',
+  }),
+  objects: Type.Array(EntitySummarySchema, { description: 'one record for every object named in `paths` (the object and the root included)' }),
 });
 
 export const SearchBody = Type.Object({

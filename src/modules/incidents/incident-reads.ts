@@ -7,6 +7,7 @@ import { notFound } from '../../http/errors.js';
 import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { withOwners } from './incident-owner.js';
 import { commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
 
 const SCAN_BATCH = 1000;
@@ -22,7 +23,10 @@ export interface ActiveListInput extends Paging {
   sortField?: string;
   sortDirection?: string;
   filter?: string;
-  owner?: string;
+  /** Only incidents acknowledged by this user id. */
+  acknowledgedBy?: string;
+  /** Embed each incident's entity as `owner`. */
+  owner?: boolean;
 }
 
 export interface HistoryListInput extends Paging {
@@ -30,6 +34,8 @@ export interface HistoryListInput extends Paging {
   from?: number;
   to?: number;
   filter?: string;
+  /** Embed each incident's entity as `owner`. */
+  owner?: boolean;
 }
 
 type Scope = IncidentQuery['scope'];
@@ -70,15 +76,17 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
     visibleRow,
 
     /** Active incidents (not yet in history), newest first unless sorted otherwise. */
-    list(actor: EntityActor, input: ActiveListInput): Promise<IncidentView[]> {
+    async list(actor: EntityActor, input: ActiveListInput): Promise<IncidentView[]> {
       const { sort, descending } = parseSort(input.sortField, input.sortDirection);
-      // An empty owner is no owner given (not "unacknowledged").
-      return page(actor, { scope: 'active', sort, descending, owner: input.owner || undefined }, input.filter, input);
+      // An empty acknowledgedBy is no filter given (not "unacknowledged").
+      const found = await page(actor, { scope: 'active', sort, descending, owner: input.acknowledgedBy || undefined }, input.filter, input);
+      return input.owner ? withOwners(catalog, actor, found) : found;
     },
 
     /** Incidents in history by `timestamp`, newest first (`inverse`: oldest first). */
-    history(actor: EntityActor, input: HistoryListInput): Promise<IncidentView[]> {
-      return page(actor, { scope: 'history', sort: 'timestamp', descending: !input.inverse, from: input.from, to: input.to }, input.filter, input);
+    async history(actor: EntityActor, input: HistoryListInput): Promise<IncidentView[]> {
+      const found = await page(actor, { scope: 'history', sort: 'timestamp', descending: !input.inverse, from: input.from, to: input.to }, input.filter, input);
+      return input.owner ? withOwners(catalog, actor, found) : found;
     },
 
     get: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'active')),

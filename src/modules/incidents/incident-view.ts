@@ -5,6 +5,7 @@ import type { FieldCondition } from '../../core/filter-conditions.js';
 import type { Predicate } from '../../core/safe-query.js';
 import { badRequest } from '../../http/errors.js';
 import { compileFilterParam } from '../../http/filter-param.js';
+import type { IncidentOwner } from './incident-owner.js';
 import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn } from '../../storage/incidents-types.js';
 
 export interface IncidentView {
@@ -25,6 +26,8 @@ export interface IncidentView {
   clearTimestamp?: number;
   count: number;
   commentsCount: number;
+  /** With `owner=true` only (incident-owner.ts). */
+  owner?: IncidentOwner;
 }
 
 export function incidentView(r: IncidentRow): IncidentView {

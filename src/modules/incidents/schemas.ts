@@ -2,7 +2,7 @@
 // OpenAPI document.
 import { Type } from 'typebox';
 import { INCIDENT_SORT_COLUMNS } from '../../storage/incidents-types.js';
-import { IdInput } from '../entities/schemas.js';
+import { EntitySummarySchema, IdInput } from '../entities/schemas.js';
 import { MAX_COMMENT_LENGTH } from './service.js';
 
 /** The latest time a JavaScript Date can hold (ms). */
@@ -13,6 +13,19 @@ const Filter = Type.Optional(Type.String({
   maxLength: 65536,
   description: 'url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused)',
 }));
+
+/** `owner=true`: the entity an incident belongs to, as alarm-handling clients group and title by it. */
+export const OwnerSchema = Type.Object({
+  ...EntitySummarySchema.properties,
+  _id: Type.String({ description: 'the same as id' }),
+  _parents: Type.Array(Type.Object({ path: Type.Array(Type.String(), { description: "ids from the entity's parent up to the root" }) }), {
+    description: 'one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to',
+  }),
+}, {
+  description: 'the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties',
+});
+
+const OwnerFlag = Type.Optional(Type.Boolean({ description: 'true: each incident carries the entity it belongs to as `owner`' }));
 
 export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
@@ -37,6 +50,7 @@ export const IncidentSchema = Type.Object({
   clearTimestamp: Type.Optional(Type.Integer({ description: 'ms; present once cleared' })),
   count: Type.Integer({ description: 'how many times it was raised (1 at first, +1 for each repeat or reopening)' }),
   commentsCount: Type.Integer(),
+  owner: Type.Optional(OwnerSchema),
 });
 
 export const CommentSchema = Type.Object({
@@ -53,7 +67,8 @@ export const IncidentListQuery = Type.Object({
   sortField: Type.Optional(Type.String({ maxLength: 64, description: `one of ${INCIDENT_SORT_COLUMNS.join(', ')} (default timestamp); anything else → 400` })),
   sortDirection: Type.Optional(Type.String({ maxLength: 8, description: 'asc or desc (default desc: newest first)' })),
   filter: Filter,
-  owner: Type.Optional(Type.String({ maxLength: 64, description: 'only incidents acknowledged by this user id' })),
+  owner: OwnerFlag,
+  acknowledgedBy: Type.Optional(Type.String({ maxLength: 64, description: 'only incidents acknowledged by this user id (empty: no filter)' })),
 });
 
 export const HistoryQuery = Type.Object({
@@ -63,6 +78,7 @@ export const HistoryQuery = Type.Object({
   from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; incidents raised at or after' })),
   to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; incidents raised at or before' })),
   filter: Filter,
+  owner: OwnerFlag,
 });
 
 export const PagingQuery = Type.Object({ limit: Limit, skip: Skip });
