@@ -2,31 +2,45 @@
 // object paths are computed at read time, so they are current the moment an object is renamed.
 import { ROOT_ID } from '../../core/entity-graph.js';
 import { SEE_ALL, firstVisiblePath } from '../../core/visibility.js';
-import { badRequest } from '../../http/errors.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
+import { entityFacts } from '../catalog/entity-facts.js';
 import { redactProperty } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 
 export type Record_ = { id: string; [field: string]: unknown };
 
-/** The field selection of `fields=a,b` (id always in); undefined means the default record. */
+/**
+ * The field selection of `fields=a,b` (id always in); undefined means the list record (the
+ * record of GET /objects and GET /links, without the fields marked FULL_ONLY below). Answers
+ * about one entity (and children lists, searches) use FULL_FIELDS when no `fields` is given.
+ */
 export type FieldSelection = ReadonlySet<string> | undefined;
 
 /** Link records show nothing that depends on who asks. */
 const FULL_VIEW: EntityActor = { userId: '', rights: new Set(), visibility: SEE_ALL };
 
+/**
+ * Names the server does not know are ignored, not refused: clients of this API family ask for
+ * fields of newer servers (api-extensions.md "Objects"). Only known names are kept, so a
+ * selection never reaches a field by an odd name.
+ */
 export function parseFields(fields: string | string[] | undefined): FieldSelection {
   if (fields === undefined) return undefined;
   const list = (Array.isArray(fields) ? fields : fields.split(',')).map((f) => f.trim()).filter((f) => f !== '');
   if (list.length === 0) return undefined;
-  const unknown = list.filter((f) => !ALL_FIELDS.has(f));
-  if (unknown.length > 0) throw badRequest(`fields: unknown field ${unknown.join(', ')}; known: ${[...ALL_FIELDS].join(', ')}`);
-  return new Set(['id', ...list]);
+  return new Set(['id', ...list.filter((f) => ALL_FIELDS.has(f))]);
 }
 
-/** Names from under the root down through first parents, on a path the actor sees whole. */
+/** The selection, or the full record when none was given. */
+export const orFull = (fields: FieldSelection): ReadonlySet<string> => fields ?? FULL_FIELDS;
+
+/**
+ * Names from under the root down through first parents, on a path the actor sees whole. The
+ * root's own path is its name: an empty path is an empty entry in clients' path pickers.
+ */
 function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
+  if (id === ROOT_ID) return catalog.objects.get(ROOT_ID)?.name ?? '';
   return firstVisiblePath(catalog.graph, actor.visibility, id)
     .filter((node) => node !== ROOT_ID)
     .map((node) => catalog.objects.get(node)?.name ?? '')
@@ -46,7 +60,16 @@ interface ViewContext {
 
 type FieldTable<T> = ReadonlyArray<readonly [field: string, read: (entity: T, ctx: ViewContext) => unknown]>;
 
-/** Object fields in the order records show them; `properties` only when asked for. */
+const classNameOf = (e: MemEntity, { catalog }: ViewContext) => (e.class_id === null ? null : catalog.classes.get(e.class_id)?.name ?? null);
+/** An entity whose state never changed has been in it since it was created. */
+const lastStateUpdate = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).lastStateUpdate(e.id) ?? e.created;
+const metricsCache = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).metricNames(e.id);
+
+/**
+ * Object fields in the order records show them. Properties and the FULL_ONLY fields are in
+ * records of one object (and children lists, searches, create and change answers), not in the
+ * GET /objects list unless asked for.
+ */
 const OBJECT_VIEW: FieldTable<MemObject> = [
   ['entityType', () => 1],
   ['name', (o) => o.name],
@@ -61,6 +84,10 @@ const OBJECT_VIEW: FieldTable<MemObject> = [
   ['properties', (o, { actor }) => o.properties.map((p) => propView(p, actor))],
   ['created', (o) => o.created],
   ['updated', (o) => o.updated],
+  ['class_name', classNameOf],
+  ['child_ids', (o, { catalog, actor }) => (actor.visibility.all ? [...catalog.graph.childrenOf(o.id)] : [...catalog.graph.childrenOf(o.id)].filter((c) => actor.visibility.canRead(c)))],
+  ['last_state_update', lastStateUpdate],
+  ['metrics_cache', metricsCache],
 ];
 
 /** Link fields: the base document's link record, then class, properties and created. */
@@ -80,12 +107,18 @@ const LINK_VIEW: FieldTable<MemLink> = [
   ['properties', (l, { actor }) => l.properties.map((p) => propView(p, actor))],
   ['created', (l) => l.created],
   ['updated', (l) => l.updated],
+  ['class_name', classNameOf],
+  ['last_state_update', lastStateUpdate],
+  ['metrics_cache', metricsCache],
 ];
+
+/** Fields only full records show unless `fields` names them. */
+const FULL_ONLY = new Set(['properties', 'class_name', 'child_ids', 'last_state_update', 'metrics_cache']);
 
 function view<T extends MemEntity>(table: FieldTable<T>, entity: T, ctx: ViewContext, fields: FieldSelection): Record_ {
   const out: Record_ = { id: entity.id };
   for (const [field, read] of table) {
-    if (fields ? fields.has(field) : field !== 'properties') out[field] = read(entity, ctx);
+    if (fields ? fields.has(field) : !FULL_ONLY.has(field)) out[field] = read(entity, ctx);
   }
   return out;
 }
@@ -99,7 +132,9 @@ export function linkView(catalog: Catalog, l: MemLink, fields: FieldSelection, a
   return view(LINK_VIEW, l, { catalog, actor }, fields);
 }
 
-const ALL_FIELDS = new Set(['id', ...OBJECT_VIEW.map(([f]) => f), ...LINK_VIEW.map(([f]) => f)]);
+const ALL_FIELDS: ReadonlySet<string> = new Set(['id', ...OBJECT_VIEW.map(([f]) => f), ...LINK_VIEW.map(([f]) => f)]);
+/** Every field of either kind: a full record of an object or a link. */
+export const FULL_FIELDS = ALL_FIELDS;
 
 export function entityView(catalog: Catalog, actor: EntityActor, e: MemEntity, fields: FieldSelection): Record_ {
   return e.entityType === 1 ? objectView(catalog, actor, e, fields) : linkView(catalog, e, fields, actor);
