@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Api } from './http/api-types.js';
 import { registerAuthentication } from './http/authenticate.js';
+import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -110,6 +111,8 @@ export async function buildApp(deps: AppDeps) {
   closeKeptAliveConnectionsOnClose(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  // Before authentication: preflights carry no credentials and are answered in its hook.
+  await registerCors(app, deps.config.http.cors);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
   await registerOpenApi(app, deps.version, { CheckDefinition: CheckDefinitionDoc });

@@ -129,7 +129,8 @@ describe('loadConfig', () => {
     const c = loadConfig({}, { 'server.user.auth_token_enabled': false, session: { idleTimeoutMs: 200 }, 'http.bodyLimit': 2048 });
     assert.equal(c.server.user.auth_token_enabled, false);
     assert.equal(c.session.idleTimeoutMs, 200);
-    assert.equal(c.session.absoluteTimeoutMs, 12 * 3600_000);
+    // Default since issue 16: 30 days (integration clients keep one session for days).
+    assert.equal(c.session.absoluteTimeoutMs, 30 * 86_400_000);
     assert.equal(c.http.bodyLimit, 2048);
     assert.equal(c.http.jsonMaxDepth, 64);
   });

@@ -40,6 +40,12 @@ export const ConfigSchema = Obj({
     scanTimeBudgetMs: Millis,
     /** Regex cost units (core/safe-regex.ts) one request's filter may spend. */
     regexCostBudget: Type.Integer({ minimum: 1_000_000 }),
+    /** Browser pages on these origins may call the API (http/cors.ts); "*": any origin, never with credentials. */
+    cors: Obj({
+      origins: Type.Array(Type.String({ pattern: '^(\\*|https?://[^/?#\\s]+)$' }), { maxItems: 1000 }),
+      /** Listed origins may send cookies and Authorization (Access-Control-Allow-Credentials). */
+      credentials: Type.Boolean(),
+    }),
   }),
   server: Obj({
     user: Obj({
@@ -166,10 +172,12 @@ const DEFAULTS: Config = {
   mqttPort: 1883,
   snmpTrapPort: 1162,
   logLevel: 'info',
-  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false, scanTimeBudgetMs: 2000, regexCostBudget: 200_000_000 },
+  http: { bodyLimit: 1024 * 1024, jsonMaxDepth: 64, trustProxy: false, scanTimeBudgetMs: 2000, regexCostBudget: 200_000_000, cors: { origins: [], credentials: true } },
   server: { user: { auth_token_enabled: true } },
   web: { authTokenEnabled: true, distDir: '' },
-  session: { idleTimeoutMs: 30 * 60_000, absoluteTimeoutMs: 12 * 3600_000, secureCookies: false },
+  // Integration clients sign in once and keep the session for their process's life (issue 16):
+  // use slides the idle limit; the absolute limit still ends every session.
+  session: { idleTimeoutMs: 7 * 86_400_000, absoluteTimeoutMs: 30 * 86_400_000, secureCookies: false },
   auth: {
     credentialCacheTtlMs: 60_000,
     lockout: { loginMaxFailures: 5, addressMaxFailures: 50, windowMs: 5 * 60_000, cooldownMs: 5 * 60_000 },

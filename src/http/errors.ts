@@ -53,6 +53,13 @@ export const forbidden = (right: string) => new AppError('Forbidden', `Forbidden
 function fromFastifyError(err: FastifyError): AppError | undefined {
   if (err.validation) {
     const where = err.validationContext ?? 'request';
+    // Every path parameter names something (an id): one that cannot exist (too long, wrong
+    // shape) is simply not there, as for any unknown id. Clients that look up what an
+    // operator types (the Grafana plugin) take a 404 in stride and break on a 400.
+    if (where === 'params') {
+      const name = err.validation[0]?.instancePath.replace(/^\//, '') || 'id';
+      return new AppError('ResourceNotFound', `not found: no ${name} has this form`);
+    }
     const first = err.validation[0];
     const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
     const subject = path ? `${where}.${path}` : where;

@@ -44,6 +44,9 @@ export function rowOf(e: MemEntity): ObjectRow | LinkRow {
 
 type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
 
+/** Entity ids up to this one have one character; the counter never gives them out (but the root's). */
+const LAST_ONE_DIGIT_ID = 9;
+
 export interface Mutation<T> {
   writes: CatalogWrite[];
   result: T;
@@ -99,6 +102,10 @@ export class Catalog {
     };
     const snap = await store.load(visitor);
     Object.assign(catalog.lastIds, snap.lastIds);
+    // Clients of this API family know 24-character ids and treat a one-character id as the
+    // root ("1") when they walk `_parents`: new entity ids start at 10, on new and existing
+    // installations alike (ids 2..9 given out before keep working; none is given out again).
+    catalog.lastIds.entities = Math.max(catalog.lastIds.entities, LAST_ONE_DIGIT_ID);
     for (const c of snap.classes) catalog.classes.set(c.id, c);
     for (const s of snap.states) catalog.states.set(s.id, s);
     for (const t of snap.tags) catalog.tags.set(t.id, t);
