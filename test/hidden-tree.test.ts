@@ -188,19 +188,21 @@ describe('deleting a tag or class does not reach hidden entities', () => {
 
 describe('hidden ids do not leak', () => {
   it('/paths leaves out whole every path through a hidden object', async () => {
+    // Issue 16: paths are ids from the object up to the root, with a record per object named.
     const res = await call(server, 'GET', `/objects/${t.M}/paths`, { headers: ra() });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.map((p: Array<{ id: string }>) => p.map((n) => n.id)), [['1', t.A, t.A1, t.M]]);
+    assert.deepEqual(res.body.paths, [[t.M, t.A1, t.A, '1']]);
+    assert.deepEqual(res.body.objects.map((o: { id: string }) => o.id), [t.M, t.A1, t.A, '1'], 'no record of a hidden object either');
     const admin = (await asAdmin('GET', `/objects/${t.M}/paths`)).body;
-    assert.equal(admin.length, 2, 'the admin still sees both');
+    assert.equal(admin.paths.length, 2, 'the admin still sees both');
   });
 
   it('/paths of a user whose part starts below hidden objects: cut above its top, still whole below', async () => {
     await createUser(server, { login: 'rc', password: PW, permissions: [], objectPermissions: { include: [t.A1] } });
     const rc = as('rc', PW);
-    const ids = async (id: string) => (await call(server, 'GET', `/objects/${id}/paths`, { headers: rc })).body.map((p: Array<{ id: string }>) => p.map((n) => n.id));
-    assert.deepEqual(await ids(t.A1!), [['1', t.A1]]);
-    assert.deepEqual(await ids(t.M!), [['1', t.A1, t.M]], 'not the path through B');
+    const ids = async (id: string) => (await call(server, 'GET', `/objects/${id}/paths`, { headers: rc })).body.paths;
+    assert.deepEqual(await ids(t.A1!), [[t.A1, '1']]);
+    assert.deepEqual(await ids(t.M!), [[t.M, t.A1, '1']], 'not the path through B');
     assertError(await call(server, 'GET', `/objects/${t.A}/paths`, { headers: rc }), 404, 'ResourceNotFound');
   });
 

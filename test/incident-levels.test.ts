@@ -144,6 +144,9 @@ describe('OpenAPI', () => {
     const comment = doc.paths['/node/api/incidents/{id}/comment'].post.requestBody.content;
     assert.ok(comment['text/plain'], 'the comment body is documented as text/plain');
     const listParams = doc.paths['/node/api/incidents'].get.parameters.map((p: any) => p.name).sort();
-    assert.deepEqual(listParams, ['filter', 'limit', 'owner', 'skip', 'sortDirection', 'sortField']);
+    assert.deepEqual(listParams, ['acknowledgedBy', 'filter', 'limit', 'owner', 'skip', 'sortDirection', 'sortField']);
+    // owner=true embeds the incident's entity (issue 16): the answer documents it.
+    const item = doc.paths['/node/api/incidents'].get.responses['200'].content['application/json'].schema.items;
+    assert.deepEqual(Object.keys(item.properties.owner.properties).sort(), ['_id', '_parents', 'class_id', 'class_name', 'id', 'name', 'parent_id', 'properties']);
   });
 });

@@ -1,6 +1,7 @@
 // GET /incidents: active incidents only, paged, newest first by default, sortField and
-// sortDirection from an allowed list, `filter` (MongoDB-style JSON over the record) and `owner`
-// (acknowledged by that user); bad sort keys and filters are 400.
+// sortDirection from an allowed list, `filter` (MongoDB-style JSON over the record) and
+// `acknowledgedBy` (acknowledged by that user); bad sort keys and filters are 400. (`owner=true`
+// embeds each incident's entity: test/clients-alarm-manager.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adminClient, as, ids } from './helpers/entities.js';
@@ -93,11 +94,15 @@ describe('GET /incidents', () => {
     assertError(await asAdmin('GET', '/incidents?' + new URLSearchParams({ filter: '{"text":{"$regex":"("}}' })), 400, 'BadRequest', /regex/);
   });
 
-  it('owner lists the incidents acknowledged by that user', async () => {
+  // This filter was called `owner` until issue 16: clients of this API family send owner=true
+  // to have each incident's entity embedded, and got [] from it.
+  it('acknowledgedBy lists the incidents acknowledged by that user', async () => {
     const otherId = (await call(server, 'GET', '/users/current', { headers: other })).body.id;
-    assert.deepEqual(ids(await list(q({ owner: otherId }))), [made[3].id]);
-    assert.deepEqual(ids(await list(q({ owner: adminId }))), [made[1].id]);
-    assert.deepEqual(await list(q({ owner: '424242' })), []);
-    assert.equal((await list(q({ owner: '' }))).length, made.length, 'an empty owner is no owner given');
+    assert.deepEqual(ids(await list(q({ acknowledgedBy: otherId }))), [made[3].id]);
+    assert.deepEqual(ids(await list(q({ acknowledgedBy: adminId }))), [made[1].id]);
+    assert.deepEqual(await list(q({ acknowledgedBy: '424242' })), []);
+    assert.equal((await list(q({ acknowledgedBy: '' }))).length, made.length, 'an empty acknowledgedBy is no filter given');
+    assert.equal((await list(q({ owner: 'true' }))).length, made.length, 'owner=true filters nothing');
+    assertError(await asAdmin('GET', `/incidents?owner=${otherId}`), 400, 'BadRequest', /owner/);
   });
 });

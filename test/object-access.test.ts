@@ -67,13 +67,15 @@ describe('a restricted user reads only their subtrees', () => {
   it('paths through a hidden ancestor are left out whole; paths of a hidden object → 404', async () => {
     const res = await call(server, 'GET', `/objects/${t.M}/paths`, { headers: ra() });
     assert.equal(res.status, 200, res.text);
-    const asIds = res.body.map((p: Array<{ id: string }>) => p.map((n) => n.id));
     // Once the path through B came back as ['1', M] (B cut out), which told that M has a parent
     // the user cannot see (pen test, issue 15): a path through a hidden object is left out whole.
-    assert.deepEqual(asIds, [['1', t.A, t.A1, t.M]]);
+    // Since issue 16 a path is ids from the object up to the root, beside a record per object.
+    assert.deepEqual(res.body.paths, [[t.M, t.A1, t.A, '1']]);
     assert.ok(!JSON.stringify(res.body).includes('acc-B'));
+    assert.ok(!res.body.objects.some((o: { id: string }) => o.id === t.B), 'no record of B');
+    assert.deepEqual(res.body.objects.find((o: { id: string }) => o.id === t.M).parent_id, [t.A1], "M's hidden parent is not named");
     const admin = await asAdmin('GET', `/objects/${t.M}/paths`);
-    assert.ok(admin.body.some((p: Array<{ id: string }>) => p.some((n) => n.id === t.B)), 'the admin sees the path through B');
+    assert.ok(admin.body.paths.some((p: string[]) => p.includes(t.B!)), 'the admin sees the path through B');
     for (const id of hiddenObjects()) assertError(await call(server, 'GET', `/objects/${id}/paths`, { headers: ra() }), 404, 'ResourceNotFound');
   });
 

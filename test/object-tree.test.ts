@@ -90,14 +90,12 @@ describe('parents', () => {
 
     const paths = await asAdmin('GET', `/objects/${m.id}/paths`);
     assert.equal(paths.status, 200, paths.text);
-    const rootEl = { id: '1', name: root.name };
-    const expected = [
-      [rootEl, { id: p1.id, name: 'mp-1' }, { id: m.id, name: 'mp-child' }],
-      [rootEl, { id: p2.id, name: 'mp-2' }, { id: m.id, name: 'mp-child' }],
-    ];
-    const sortPaths = (ps: Array<Array<{ id: string }>>) => [...ps].sort((x, y) => Number(x[1]!.id) - Number(y[1]!.id));
-    assert.deepEqual(sortPaths(paths.body), expected);
-    for (const p of paths.body) for (const el of p) assert.deepEqual(Object.keys(el).sort(), ['id', 'name']);
+    // Issue 16: {paths: ids from the object up to the root, objects: a record per object named}.
+    const sortPaths = (ps: string[][]) => [...ps].sort((x, y) => Number(x[1]) - Number(y[1]));
+    assert.deepEqual(sortPaths(paths.body.paths), [[m.id, p1.id, '1'], [m.id, p2.id, '1']]);
+    const names = Object.fromEntries(paths.body.objects.map((o: { id: string; name: string }) => [o.id, o.name]));
+    assert.deepEqual(names, { [m.id]: 'mp-child', [p1.id]: 'mp-1', [p2.id]: 'mp-2', 1: root.name });
+    for (const o of paths.body.objects) assert.deepEqual(Object.keys(o).sort(), ['class_id', 'class_name', 'id', 'name', 'parent_id', 'properties']);
     assert.equal(m.path, 'mp-1/mp-child', 'path follows the first parent');
 
     assert.equal((await asAdmin('DELETE', `/objects/${p1.id}`)).status, 204);
@@ -105,7 +103,9 @@ describe('parents', () => {
     assert.equal(kept.status, 200, 'still has a parent');
     assert.deepEqual(kept.body.parent_id, [p2.id]);
     assert.equal(kept.body.path, 'mp-2/mp-child');
-    assert.deepEqual((await asAdmin('GET', `/objects/${m.id}/paths`)).body, [[rootEl, { id: p2.id, name: 'mp-2' }, { id: m.id, name: 'mp-child' }]]);
+    const left = (await asAdmin('GET', `/objects/${m.id}/paths`)).body;
+    assert.deepEqual(left.paths, [[m.id, p2.id, '1']]);
+    assert.deepEqual(left.objects.map((o: { id: string }) => o.id), [m.id, p2.id, '1']);
 
     assert.equal((await asAdmin('DELETE', `/objects/${p2.id}`)).status, 204);
     assertError(await asAdmin('GET', `/objects/${m.id}`), 404, 'ResourceNotFound');
@@ -191,7 +191,7 @@ describe('persistence', () => {
     });
     const before_ = await snapshot();
     assert.equal(before_.qProps.length, 2);
-    assert.equal(before_.rPaths.length, 2);
+    assert.equal(before_.rPaths.paths.length, 2);
 
     await restart();
 
