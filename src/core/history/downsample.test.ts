@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Downsampler, downsamplePoints, type TimeRange } from './downsample.js';
 import { HOUR_MS, rollupByHour } from './rollup.js';
-import { AGGREGATORS, parseDownsample, type Agg, type DownsampleSpec } from './time-spec.js';
+import { STREAMING_NAMES as AGGREGATORS, type StreamingName as Agg } from './aggregators.js';
+import { parseDownsample, type DownsampleSpec } from './time-spec.js';
 import { seededRandom } from '../seeded-random.js';
 
 const rng = seededRandom;
@@ -29,8 +30,12 @@ function naive(spec: DownsampleSpec, range: TimeRange, ts: number[], values: num
       max: Math.max(...vs),
       first: ordered[0]![1],
       last: ordered.at(-1)![1],
+      // One series per metric: OpenTSDB's interpolating variants equal the plain ones.
+      zimsum: sum,
+      mimmin: Math.min(...vs),
+      mimmax: Math.max(...vs),
     };
-    return by[spec.agg];
+    return by[spec.agg as Agg];
   };
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([start, pts]) => [start, agg(pts)]);
 }
@@ -70,6 +75,9 @@ describe('Downsampler', () => {
       max: [[0, 9], [10_000, 6]],
       first: [[0, 2], [10_000, 6]], // ties on ts 1000: the smaller value counts as first
       last: [[0, -1], [10_000, 6]],
+      zimsum: [[0, 14], [10_000, 6]],
+      mimmin: [[0, -1], [10_000, 6]],
+      mimmax: [[0, 9], [10_000, 6]],
     };
     for (const agg of AGGREGATORS) {
       assert.deepEqual(downsamplePoints({ intervalMs: 10_000, agg }, { from: 0 }, ts, values), want[agg], agg);

@@ -1,5 +1,6 @@
+import { streamingOf, type StreamingAgg } from './aggregators.js';
 import type { PartialAggregate } from './rollup.js';
-import type { Agg, DownsampleSpec } from './time-spec.js';
+import type { DownsampleSpec } from './time-spec.js';
 
 export interface TimeRange {
   /** Inclusive lower bound (ms). */
@@ -10,7 +11,7 @@ export interface TimeRange {
 
 // Aggregators as small integers: `add` switches on one per point.
 const SUM = 0, AVG = 1, COUNT = 2, MIN = 3, MAX = 4, FIRST = 5, LAST = 6;
-const AGG_CODE: Record<Agg, number> = {
+const AGG_CODE: Record<StreamingAgg, number> = {
   sum: SUM, avg: AVG, count: COUNT, min: MIN, max: MAX, first: FIRST, last: LAST,
 };
 
@@ -20,9 +21,9 @@ const AGG_CODE: Record<Agg, number> = {
  * inside [from, to]). With interval 'all' there is one bucket stamped with `from`, as
  * OpenTSDB's `0all-` does. Buckets without points are left out (fill policy none).
  *
- * Each bucket keeps two numbers, which is all any aggregator needs: `acc` (sum, min, max, or
- * the first/last value) and `aux` (the point count, or the timestamp of the first/last
- * value). `first`/`last` follow the (ts, value) order used by rollup.ts, so raw points and
+ * Each bucket keeps two numbers, which is all a streaming aggregator (aggregators.ts) needs:
+ * `acc` (sum, min, max, or the first/last value) and `aux` (the point count, or the timestamp
+ * of the first/last value). `first`/`last` follow the (ts, value) order used by rollup.ts, so raw points and
  * partials agree on ties.
  *
  * Points should come in ascending time order: then `add` touches only the newest bucket and
@@ -60,7 +61,11 @@ export class Downsampler {
   constructor(spec: DownsampleSpec, range: TimeRange) {
     // 0 marks 'all': every point goes to the one bucket.
     this.interval = spec.intervalMs === 'all' ? 0 : spec.intervalMs;
-    this.agg = AGG_CODE[spec.agg];
+    // zimsum/mimmin/mimmax are sum/min/max here (see aggregators.ts); dev, percentiles and
+    // none are not streaming aggregators: RawPointDownsampler or the raw points serve them.
+    const streaming = streamingOf(spec.agg);
+    if (streaming === undefined) throw new Error(`Downsampler: ${spec.agg} is not a streaming aggregator`);
+    this.agg = AGG_CODE[streaming];
     this.from = range.from;
     this.to = range.to ?? Number.MAX_SAFE_INTEGER;
     if (!(this.interval >= 0) || !Number.isFinite(this.from)) throw new Error('Downsampler: bad interval or range');

@@ -91,6 +91,14 @@ describe('parseDownsample', () => {
     assert.deepEqual(parseDownsample('1d-count'), { intervalMs: D, agg: 'count' });
   });
 
+  it('parses the OpenTSDB aggregators clients send, and a bare none (no downsampling)', () => {
+    for (const agg of ['dev', 'zimsum', 'mimmin', 'mimmax', 'median', 'p50', 'p75', 'p90', 'p95', 'p99', 'none'] as const) {
+      assert.deepEqual(parseDownsample(`1m-${agg}`), { intervalMs: 60_000, agg });
+    }
+    assert.deepEqual(parseDownsample('none'), { intervalMs: 'all', agg: 'none' });
+    assert.deepEqual(parseDownsample('1h-p95-none'), { intervalMs: H, agg: 'p95' });
+  });
+
   it('parses all-<agg> and OpenTSDB 0all-<agg>', () => {
     assert.deepEqual(parseDownsample('all-max'), { intervalMs: 'all', agg: 'max' });
     assert.deepEqual(parseDownsample('0all-sum'), { intervalMs: 'all', agg: 'sum' });
@@ -104,7 +112,8 @@ describe('parseDownsample', () => {
   });
 
   it('refuses unknown aggregators by name', () => {
-    refuses(() => parseDownsample('5m-median'), /^downsample: unknown aggregator "median"; expected one of avg, sum/);
+    // median is one of OpenTSDB's aggregators since issue 16 (point 5); p42 is not.
+    refuses(() => parseDownsample('5m-p42'), /^downsample: unknown aggregator "p42"; expected one of avg, sum/);
     refuses(() => parseDownsample('5m-AVG'), /"AVG"/);
     refuses(() => parseDownsample('5m-'), /unknown aggregator ""/);
   });

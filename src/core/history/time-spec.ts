@@ -1,12 +1,13 @@
+import { AGGREGATORS, type Agg } from './aggregators.js';
 import { HistoryInputError } from './history-error.js';
 
-/** Aggregators a downsample spec may name (OpenTSDB's names for the ones we support). */
-export const AGGREGATORS = ['avg', 'sum', 'min', 'max', 'count', 'first', 'last'] as const;
-export type Agg = (typeof AGGREGATORS)[number];
+// The aggregators (OpenTSDB's names) live in aggregators.ts; re-exported for existing importers.
+export { AGGREGATORS, type Agg };
 
 export interface DownsampleSpec {
   /** Bucket width in ms, or 'all' for one point over the whole range. */
   intervalMs: number | 'all';
+  /** `none`: no downsampling, the raw points (the interval is then of no use). */
   agg: Agg;
 }
 
@@ -73,8 +74,10 @@ export function parseInterval(text: string, name = 'interval'): number {
 /**
  * `<interval>-<agg>` or `all-<agg>` (OpenTSDB's `0all-<agg>` too), optionally followed by
  * the fill policy `-none`: buckets without points are left out, the only policy we have.
+ * A bare `none` (no downsampling) is taken too, as `all-none`.
  */
 export function parseDownsample(text: string): DownsampleSpec {
+  if (text === 'none') return { intervalMs: 'all', agg: 'none' };
   const parts = text.split('-');
   if (parts.length < 2 || parts.length > 3) {
     throw new HistoryInputError(

@@ -1,10 +1,13 @@
 // The read side of history: `GET .../history` and `GET .../last`. Points come from sealed
 // chunks (SQLite) and the series' head (memory); downsampling over whole hours, or over ranges
 // whose raw points have expired, reads the hourly rollups instead, so a year-long chart reads
-// thousands of rows, not millions of points.
+// thousands of rows, not millions of points. Aggregators that need every value (dev, median,
+// pNN) read raw points only, bounded like an answer without downsample (aggregators.ts).
+import { isRawPointAgg } from '../../core/history/aggregators.js';
 import { decodeChunk } from '../../core/history/chunk-codec.js';
 import { Downsampler } from '../../core/history/downsample.js';
 import { HistoryInputError } from '../../core/history/history-error.js';
+import { RawPointDownsampler } from '../../core/history/raw-point-downsample.js';
 import { HOUR_MS, mergePartial, type PartialAggregate } from '../../core/history/rollup.js';
 import type { DownsampleSpec } from '../../core/history/time-spec.js';
 import type { HistoryService } from './history-service.js';
@@ -55,13 +58,11 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
   const store = history.store;
 
   /** The points of [from, to]; with `maxPoints`, refused before anything is decoded when there are more. */
-  async function segments(seriesId: number, from: number, to: number, maxPoints = Number.POSITIVE_INFINITY, metric = ''): Promise<Segment[]> {
+  async function segments(seriesId: number, from: number, to: number, maxPoints = Number.POSITIVE_INFINITY, metric = '', hint = 'ask for a downsample (e.g. downsample=1m-avg)'): Promise<Segment[]> {
     const chunks = await store.chunks(seriesId, from, to);
     const h = history.head(seriesId);
     const n = chunks.reduce((sum, c) => sum + c.n, 0) + (h?.size ?? 0);
-    if (n > maxPoints) {
-      throw new HistoryInputError(`metrics: ${metric} has more than ${maxPoints} points in this range; ask for a downsample (e.g. downsample=1m-avg)`);
-    }
+    if (n > maxPoints) throw new HistoryInputError(`metrics: ${metric} has more than ${maxPoints} points in this range; ${hint}`);
     const segs: Segment[] = chunks.map((c) => ({ ...decodeChunk(c.data), order: c.id ?? 0 }));
     if (h && h.size > 0) segs.push({ ts: h.ts.slice(), values: h.values.slice(), order: Number.POSITIVE_INFINITY });
     return segs;
@@ -81,8 +82,8 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     return [...byHour.values()].sort((a, b) => a.start - b.start);
   }
 
-  async function rawInto(d: Downsampler, seriesId: number, from: number, to: number, maxRaw: number, metric: string): Promise<void> {
-    eachPoint(await segments(seriesId, from, to, maxRaw, metric), from, to, (t, v) => d.add(t, v));
+  async function rawInto(d: { add(ts: number, v: number): void }, seriesId: number, from: number, to: number, maxRaw: number, metric: string, hint?: string): Promise<void> {
+    eachPoint(await segments(seriesId, from, to, maxRaw, metric, hint), from, to, (t, v) => d.add(t, v));
   }
 
   /**
@@ -109,7 +110,16 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
     const seriesId = history.seriesId(entityId, metric);
     if (seriesId === undefined) return answer;
     const rawCutoff = clock() - rawRetentionMs;
-    if (spec) {
+    if (spec && isRawPointAgg(spec.agg)) {
+      // Every value of a bucket is held until the end: bounded like a raw answer. Chunks past
+      // raw retention are purged, so hours only rollups cover give no bucket.
+      const d = new RawPointDownsampler(spec.agg, spec.intervalMs, { from, to });
+      const bound = Math.min(maxRaw, MAX_RAW_POINTS);
+      await rawInto(d, seriesId, from, to, bound, metric, `${spec.agg} needs every raw point: take a shorter range, or avg, min, max or another streaming aggregator`);
+      answer.dps = d.result();
+      return answer;
+    }
+    if (spec && spec.agg !== 'none') {
       const hourly = spec.intervalMs === 'all' ? from < rawCutoff : spec.intervalMs % HOUR_MS === 0 || from < rawCutoff;
       const d = new Downsampler(spec, { from, to });
       if (hourly) await hourlyInto(d, seriesId, from, to, rawCutoff, maxRaw, metric);
@@ -117,7 +127,8 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
       answer.dps = d.result();
       return answer;
     }
-    const segs = await segments(seriesId, from, to, MAX_RAW_POINTS, metric);
+    // No downsample, or `none`: the raw points.
+    const segs = await segments(seriesId, from, to, spec ? Math.min(maxRaw, MAX_RAW_POINTS) : MAX_RAW_POINTS, metric);
     eachPoint(segs, from, to, (t, v) => answer.dps.push([t, v]));
     return answer;
   }

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { HistoryInputError } from '../../core/history/history-error.js';
-import { parseDownsample, parseTime } from '../../core/history/time-spec.js';
+import { AGGREGATORS, parseDownsample, parseTime } from '../../core/history/time-spec.js';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../../http/authenticate.js';
 import { badRequest } from '../../http/errors.js';
@@ -13,6 +13,7 @@ import { IdParams } from '../entities/schemas.js';
 import type { HistoryQuery } from './history-query.js';
 import { MAX_LAST_LENGTH } from './history-query.js';
 import type { HistoryService } from './history-service.js';
+import { MetricsQuery, selectedMetrics } from './metrics-param.js';
 import { ANY_PUSH_RIGHTS, LINK_PUSH_RIGHTS, OBJECT_PUSH_RIGHTS } from './push-rights.js';
 import { MAX_BATCH_ITEMS, type StatService } from './stat-service.js';
 
@@ -22,18 +23,21 @@ const SeriesSchema = Type.Object({
   aggregateTags: Type.Array(Type.String()),
   dps: Type.Array(Type.Tuple([Type.Integer(), Type.Number()]), { description: '[timestamp ms, value] pairs, oldest first' }),
 });
-const MetricsParam = Type.Optional(Type.String({ maxLength: 10_000, description: 'Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out' }));
 const HistoryQuerySchema = Type.Object({
-  metrics: MetricsParam,
+  ...MetricsQuery,
   from: Type.String({ maxLength: 40, description: 'Milliseconds, or a relative time such as 1h-ago (units ms s m h d w n y)' }),
   to: Type.Optional(Type.String({ maxLength: 40, description: 'Milliseconds or relative time; now when left out' })),
   downsample: Type.Optional(Type.String({
     maxLength: 40,
-    description: '<interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-sum, 1d-count) or all-<agg>; agg one of avg sum min max count first last. Buckets start at ts - ts % interval.',
+    description: '<interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-p95, 1d-count) or all-<agg>, optionally followed by the fill policy -none. '
+      + `agg is one of OpenTSDB's: ${AGGREGATORS.join(' ')}. Buckets start at ts - ts % interval and carry that start. `
+      + 'avg sum min max count first last reach back past raw retention through the hourly rollups; zimsum, mimmin and mimmax equal sum, min and max '
+      + '(one series per metric: nothing to interpolate between); dev (population standard deviation), median and p50 to p99 need raw points, so hours '
+      + 'whose raw points have expired have no value for them; none (also alone: downsample=none) answers the raw points.',
   })),
-});
+}, { description: 'Query parameters this route does not know (timezone, say) are ignored.' });
 const LastQuery = Type.Object({
-  metrics: MetricsParam,
+  ...MetricsQuery,
   length: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LAST_LENGTH, default: 1 })),
 });
 const StatBody = Type.Unknown({
@@ -53,13 +57,6 @@ const PUSH_RIGHTS_TEXT = {
 
 /** Buckets one series of a downsampled answer may have. */
 const MAX_BUCKETS = 1_000_000;
-
-const metricList = (text: string | undefined, all: () => string[]): string[] => {
-  if (text === undefined || text === '') return all();
-  const list = [...new Set(text.split(',').map((m) => m.trim()).filter((m) => m !== ''))];
-  if (list.length > 1000) throw badRequest('metrics: more than 1000 names');
-  return list;
-};
 
 function historyInput<T>(work: () => T): T {
   try {
@@ -132,10 +129,10 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
         spec: req.query.downsample === undefined ? undefined : parseDownsample(req.query.downsample),
       }));
       if (from > to) throw badRequest('from: must not be after to');
-      if (spec && spec.intervalMs !== 'all' && (to - from) / spec.intervalMs > MAX_BUCKETS) {
+      if (spec && spec.agg !== 'none' && spec.intervalMs !== 'all' && (to - from) / spec.intervalMs > MAX_BUCKETS) {
         throw badRequest(`downsample: more than ${MAX_BUCKETS} buckets in this range; take a longer interval`);
       }
-      const metrics = metricList(req.query.metrics, () => history.metrics(entity.id));
+      const metrics = selectedMetrics(req.query, () => history.metrics(entity.id));
       try {
         return await query.history(entity.id, metrics, from, to, spec);
       } catch (err) {
@@ -148,7 +145,7 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
       schema: { tags, summary: 'The last points of each metric, oldest first', params: IdParams, querystring: LastQuery, response: { 200: Type.Array(SeriesSchema) } },
     }, async (req) => {
       const entity = entityOf(req);
-      const metrics = metricList(req.query.metrics, () => history.metrics(entity.id));
+      const metrics = selectedMetrics(req.query, () => history.metrics(entity.id));
       return query.last(entity.id, metrics, req.query.length ?? 1);
     });
   }
