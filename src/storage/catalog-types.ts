@@ -71,7 +71,9 @@ export interface StateRow {
   updated: number;
 }
 
-export const SETTING_KINDS = ['stateConditions', 'incidentConditions', 'stateTriggers'] as const;
+// statRules: rules for incoming measurements (core/stat-rules); manualState: a manual state's
+// window, one document [ManualWindow] (core/states/manual-window.ts), so it survives a restart.
+export const SETTING_KINDS = ['stateConditions', 'incidentConditions', 'stateTriggers', 'statRules', 'manualState'] as const;
 export type SettingKind = (typeof SETTING_KINDS)[number];
 
 export interface SettingRow {
@@ -205,6 +207,8 @@ export interface CatalogStore {
   entityStates(): Promise<EntityStateRow[]>;
   /** Newest first. */
   stateHistory(query: StateHistoryQuery): Promise<StoredStateChange[]>;
+  /** The time of every entity's latest state change (entities that never changed are left out). */
+  lastStateChanges(): Promise<Array<{ entityId: string; timestamp: number }>>;
   getBulkJob(bulkId: string): Promise<BulkJob | undefined>;
   /** Marks jobs left unfinished by a stop as finished with `error`; returns how many. */
   abandonBulkJobs(error: string): Promise<number>;

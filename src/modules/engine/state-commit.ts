@@ -22,8 +22,11 @@ export function createStateCommitter({ catalog, propagation, incidents, bus, sta
   dataOf: (id: string) => Record<string, Scalar>;
   rootCause: (e: MemEntity) => { entityId: string; entityType: 1 | 2; entityName: string };
 }) {
-  /** Stores own-state changes and what they propagate; then events and incident signals. */
-  async function commit(changes: OwnChange[], signals: IncidentSignal[], now: number): Promise<void> {
+  /**
+   * Stores own-state changes and what they propagate; then events and incident signals.
+   * `extra` writes (a manual-state document) go in the same transaction as the states.
+   */
+  async function commit(changes: OwnChange[], signals: IncidentSignal[], now: number, extra: readonly CatalogWrite[] = []): Promise<void> {
     const rows: StateChangeRow[] = [];
     const ownRows: EntityStateRow[] = [];
     for (const c of changes) {
@@ -52,13 +55,13 @@ export function createStateCommitter({ catalog, propagation, incidents, bus, sta
         }
       }
     }
-    await storeChanges(rows, ownRows);
+    await storeChanges(rows, ownRows, extra);
     if (signals.length > 0) await incidents.signals(signals);
   }
 
   /** Stores shown-state changes (with their history) and own-state records; then tells the bus. */
-  async function storeChanges(rows: StateChangeRow[], ownRows: EntityStateRow[]): Promise<void> {
-    if (rows.length > 0 || ownRows.length > 0) {
+  async function storeChanges(rows: StateChangeRow[], ownRows: EntityStateRow[], extra: readonly CatalogWrite[] = []): Promise<void> {
+    if (rows.length > 0 || ownRows.length > 0 || extra.length > 0) {
       const stored = await catalog.mutate(() => {
         // Entities deleted meanwhile are left out (their rows went with them).
         const write: CatalogWrite = {
@@ -66,7 +69,14 @@ export function createStateCommitter({ catalog, propagation, incidents, bus, sta
           changes: rows.filter((r) => catalog.entity(r.entityId) !== undefined),
           own: ownRows.filter((r) => catalog.entity(r.entity_id) !== undefined),
         };
-        return { writes: write.changes.length + write.own.length > 0 ? [write] : [], result: write.changes };
+        const writes: CatalogWrite[] = write.changes.length + write.own.length > 0 ? [write] : [];
+        for (const w of extra) {
+          if (w.op === 'setStates') writes.push({ ...w, own: w.own.filter((r) => catalog.entity(r.entity_id) !== undefined) });
+          else if (w.op === 'putSetting' || w.op === 'deleteSetting') {
+            if (catalog.entity(w.op === 'putSetting' ? w.row.entity_id : w.entityId)) writes.push(w);
+          }
+        }
+        return { writes, result: write.changes };
       });
       for (const r of stored) {
         const e = catalog.entity(r.entityId);

@@ -13,7 +13,7 @@ import { SLICE_MS } from '../../core/scan-page.js';
 import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
 import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
 import { forgetUnder } from '../../core/conditions/evaluate.js';
-import { CHILD_STATE, DATA_EXPIRED, MANUAL, NO_DATA_STATE, NO_SUITABLE_CONDITION, selectState } from '../../core/states/state-selection.js';
+import { CHILD_STATE, DATA_EXPIRED, NO_DATA_STATE, NO_SUITABLE_CONDITION, selectState } from '../../core/states/state-selection.js';
 import { StatePropagation, type Change as PropagationChange } from '../../core/states/state-propagation.js';
 import type { CatalogStore, CatalogWrite, StateChangeRow } from '../../storage/catalog-types.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
@@ -26,6 +26,8 @@ import type { EventFacts } from '../../core/events/event-values.js';
 import { LatestEvents } from './latest-events.js';
 import type { EngineSettings, IncidentSink, Own, OwnChange } from './engine-types.js';
 import { createStateCommitter } from './state-commit.js';
+import { createManualStates } from './manual-states.js';
+import type { ManualWindow } from '../../core/states/manual-window.js';
 
 export type { EngineSettings, IncidentSink } from './engine-types.js';
 
@@ -123,6 +125,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     catalog, propagation, incidents, bus, stateLevels: settings.stateLevels, ownOf, incidentConditions, dataOf, rootCause,
   });
 
+  const manual = createManualStates({ catalog, ownOf, evaluate, commit });
+
   /** Changes of the tree (an object added, moved or deleted; priorities changed) move states too. */
   function structural(changes: readonly PropagationChange[]): void {
     if (changes.length === 0) return;
@@ -165,6 +169,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** Data expiry and pending durations. */
   function tick(): void {
     const now = clock();
+    if (manual.due(now)) void serial(() => manual.apply(clock()));
     const due: string[] = [];
     for (const [id, at] of recheck) if (at <= now) due.push(id);
     const expired: string[] = [];
@@ -217,6 +222,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
             recheck.delete(id);
             dirty.delete(id);
             latestEvents.delete(id);
+            manual.forget(id);
           }
           void history.forgetEntities(w.ids).catch((err: unknown) => logger.error({ err }, 'dropping the history of deleted entities failed'));
           break;
@@ -224,7 +230,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         case 'deleteSetting': {
           const id = w.op === 'putSetting' ? w.row.entity_id : w.entityId;
           const kind = w.op === 'putSetting' ? w.row.kind : w.kind;
-          if (kind === 'stateTriggers') break;
+          // Documents the conditions do not read: nothing to evaluate again.
+          if (kind === 'stateTriggers' || kind === 'statRules' || kind === 'manualState') break;
           // A new document starts its durations afresh.
           forgetUnder(ownOf(id).durations, kind);
           dirty.add(id);
@@ -256,6 +263,9 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       }
       for (const id of catalog.links.keys()) if (history.lastData(id)) dataSeen.set(id, now);
       catalog.onChange(onCatalogChange);
+      // Windows that ended while the server was down end now; pending ones are armed again.
+      manual.load();
+      await serial(() => manual.apply(clock()));
       timer = setInterval(tick, TICK_MS).unref();
     },
 
@@ -293,31 +303,22 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       for (const e of events) latestEvents.offer(e.entityId, e.event);
     },
 
-    /** Sets (a state id) or clears (null) the manual state of an entity. */
+    /** Sets (a state id, held until cleared) or clears (null) the manual state of an entity. */
     setManual(entity: MemEntity, stateId: number | null, userId: string): Promise<void> {
-      return serial(async () => {
+      return serial(() => {
         const now = clock();
-        const o = ownOf(entity.id);
-        const before = shownOwn(o);
-        o.manual = stateId;
-        const signals: IncidentSignal[] = [];
-        if (stateId === null) {
-          // Back to what the conditions say now.
-          const current = catalog.entity(entity.id);
-          if (current) evaluate(current, now, signals);
-        }
-        const to = shownOwn(o);
-        const reason: StateReason = { code: MANUAL, userId, ...(stateId === null ? { cleared: true } : {}) };
-        const changes = to !== before ? [{ entity, from: before, to, reason }] : [];
-        if (changes.length === 0) {
-          // Nothing shown changes, but whether it is manual does: store that.
-          await catalog.mutate(() => ({
-            writes: [{ op: 'setStates', changes: [], own: [{ entity_id: entity.id, auto_state: o.auto, manual_state: o.manual, data_at: null }] }],
-            result: undefined,
-          }));
-        }
-        await commit(changes, signals, now);
+        return manual.set(entity, stateId === null ? null : { stateId, since: now, until: null, text: '', userId }, userId, now);
       });
+    },
+
+    /** Replaces the manual state of an entity with a window (null: clears it). */
+    setManualWindow(entity: MemEntity, window: ManualWindow | null, userId: string): Promise<void> {
+      return serial(() => manual.set(entity, window, userId, clock()));
+    },
+
+    /** The manual state document of an entity, as clients read it. */
+    manualWindow(entityId: string) {
+      return manual.view(entityId, clock());
     },
 
     /**

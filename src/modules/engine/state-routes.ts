@@ -1,5 +1,5 @@
-// Entity state routes, the same under /objects, /links and /entities: manual state and the
-// state history.
+// Entity state routes, the same under /objects, /links and /entities: manual state (with a
+// window: manual-state-routes.ts) and the state history.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
@@ -11,6 +11,7 @@ import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { IdParams } from '../entities/schemas.js';
 import type { StateEngine } from './state-engine.js';
+import { manualStateRoutes } from './manual-state-routes.js';
 
 const StateBody = Type.Object({ state_id: Type.Integer({ description: 'A state id (see GET /states)' }) });
 const ManualStateSchema = Type.Object({
@@ -51,6 +52,7 @@ export function entityStateRoutes(api: Api, deps: { catalog: CatalogServices; en
       const id = (req.params as { id: string }).id;
       return prefix === 'objects' ? s.queries.visibleObject(who, id) : prefix === 'links' ? s.queries.visibleLink(who, id) : s.queries.visibleEntity(who, id);
     };
+    manualStateRoutes(api, { prefix, catalog: s, engine, actor, entityOf, changeable });
     const view = (entity: MemEntity) => ({ state_id: s.catalog.entity(entity.id)?.state_id ?? entity.state_id, manual_state_id: engine.manualState(entity.id) });
 
     api.get(`/${prefix}/:id/state`, {
