@@ -7,6 +7,7 @@ import type { EventLogStore } from './event-log-types.js';
 import type { AnnotationsStore } from './annotation-types.js';
 import type { PresetsStore } from './preset-types.js';
 import type { AgentsStore } from './agent-types.js';
+import type { DocsStore } from './docs-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -149,5 +150,6 @@ export interface Storage {
   readonly annotations: AnnotationsStore;
   readonly presets: PresetsStore;
   readonly agents: AgentsStore;
+  readonly docs: DocsStore;
   close(): Promise<void>;
 }

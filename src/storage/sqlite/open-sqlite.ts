@@ -15,6 +15,7 @@ import { createSqliteUsersStore } from './users-store.js';
 import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
+import { createSqliteDocsStore } from './docs-store.js';
 import { WriteGate } from './write-gate.js';
 
 export const SQLITE_FILE = 'vigil.db';
@@ -51,6 +52,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     annotations: createSqliteAnnotationsStore(db, gate),
     presets: createSqlitePresetsStore(db, gate),
     agents: createSqliteAgentsStore(db, gate),
+    docs: createSqliteDocsStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
       await eventLog.close();
