@@ -41,9 +41,10 @@ import { agentRoutes } from './modules/agents/routes.js';
 import { uiSettingsRoutes } from './modules/ui-settings/routes.js';
 import { registerWebUi } from './http/web-ui.js';
 import { reportsRoutes } from './modules/reports/routes.js';
+import { docsRoutes } from './modules/docs/routes.js';
 
 export interface AppDeps {
-  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl'>;
+  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl' | 'docs'>;
   logger: Logger;
   version: string;
   readiness: Readiness;
@@ -63,6 +64,7 @@ export interface AppDeps {
   checks: Services['checks'];
   probes: Services['probes'];
   agents: Services['agents'];
+  docs: Services['docs'];
 }
 
 /**
@@ -141,6 +143,7 @@ export async function buildApp(deps: AppDeps) {
       reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
       probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });
       agentRoutes(api, { agents: deps.agents, access: deps.catalog.access });
+      docsRoutes(api, { docs: deps.docs, access: deps.catalog.access, maxBytes: deps.config.docs.maxBytes });
       uiSettingsRoutes(api, { webAuthToken: deps.config.web.authTokenEnabled, tokenSignIn: deps.config.server.user.auth_token_enabled, version: deps.version, baseUrl: deps.config.baseUrl });
     },
     { prefix: API_PREFIX },

@@ -160,6 +160,11 @@ export const ConfigSchema = Obj({
       from: Type.String({ minLength: 3 }),
     }),
   }),
+  docs: Obj({
+    /** An uploaded document (POST /objects/:id/docs) larger than this is refused with 413. It is
+     * held in memory while it is stored, and SQLite's own cap on a value is 1 GB. */
+    maxBytes: Type.Integer({ minimum: 1, maximum: 256 * 1024 * 1024 }),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -192,6 +197,7 @@ const DEFAULTS: Config = {
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [], smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
+  docs: { maxBytes: 10 * 1024 * 1024 },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

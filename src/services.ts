@@ -28,6 +28,7 @@ import { createReportService } from './modules/reports/service.js';
 import { createCheckIndex, type CheckIndex } from './modules/probes/check-index.js';
 import { createProbeService } from './modules/probes/probe-service.js';
 import { createAgentsService } from './modules/agents/service.js';
+import { createDocsService } from './modules/docs/service.js';
 
 const DAY = 86_400_000;
 
@@ -123,7 +124,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
     store: storage.agents, index: checks, catalog: catalog.catalog, owner: agentOwner(users, catalog.access, clock), manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
     settings: { agentDownAfterMs: config.probes.agentDownAfterMs, limits: config.probes },
   });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents };
+  const docs = createDocsService({ store: storage.docs, queries: catalog.queries, clock });
+  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
