@@ -11,18 +11,25 @@ import { ClassName } from './class-name';
 import { EditObjectDialog } from './edit-object-dialog';
 import type { ObjectRecord, Tag } from './types';
 
+/** Each path of GET /objects/{id}/paths (ids from the object up) as named steps from the root down. */
+function stepsOf(answer: { paths: string[][]; objects: Array<{ id: string; name: string }> }): Picked[][] {
+  const names = new Map(answer.objects.map((o) => [o.id, o.name]));
+  return answer.paths.map((path) => [...path].reverse().map((id) => ({ id, name: names.get(id) ?? `object ${id}` })));
+}
+
 export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; tags: Tag[] | undefined; onSaved: () => void }) {
   const [editing, setEditing] = useState(false);
   const names = new Map((tags ?? []).map((t) => [t.id, t.name]));
-  const paths = useApi(() => api.GET('/node/api/objects/{id}/paths', { params: { path: { id: object.id } } }).then(data), [object.id, (object.parent_id ?? []).join(','), object.name]);
+  const answer = useApi(() => api.GET('/node/api/objects/{id}/paths', { params: { path: { id: object.id } } }).then(data), [object.id, (object.parent_id ?? []).join(','), object.name]);
+  const paths = answer.data ? stepsOf(answer.data) : undefined;
   // The parents' names, from the step before the object on each path.
   const parents = new Map<string, Picked>();
-  for (const p of paths.data ?? []) {
+  for (const p of paths ?? []) {
     const step = p[p.length - 2];
     if (step) parents.set(step.id, step);
   }
   const parentList = (object.parent_id ?? []).map((id) => parents.get(id) ?? { id, name: `object ${id}` });
-  const many = (paths.data?.length ?? 0) > 1;
+  const many = (paths?.length ?? 0) > 1;
   return (
     <header className="obj-header">
       <div className="obj-title">
@@ -35,7 +42,7 @@ export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; 
       </div>
       {many ? (
         <ul className="obj-paths" aria-label="Paths">
-          {paths.data!.map((p) => (
+          {paths!.map((p) => (
             <li key={p.map((s) => s.id).join('/')} className="obj-path">
               {p.slice(0, -1).map((s) => (
                 <span key={s.id}>
@@ -51,7 +58,7 @@ export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; 
           {object.path || '/'} · id {object.id}
         </p>
       )}
-      <ErrorBanner error={paths.error} />
+      <ErrorBanner error={answer.error} />
       <p className="muted obj-path">
         Class: <ClassName id={object.class_id ?? null} />
         {many ? <> · id {object.id}</> : null}
