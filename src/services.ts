@@ -111,6 +111,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
   const data = await createDataServices(config, storage, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
+  // Full entity records name the metrics an entity has history for (metrics_cache).
+  catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
   const annotations = createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock });
   const presets = createPresetsService({ store: storage.presets, clock });

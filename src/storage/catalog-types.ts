@@ -207,6 +207,8 @@ export interface CatalogStore {
   entityStates(): Promise<EntityStateRow[]>;
   /** Newest first. */
   stateHistory(query: StateHistoryQuery): Promise<StoredStateChange[]>;
+  /** The time of every entity's latest state change (entities that never changed are left out). */
+  lastStateChanges(): Promise<Array<{ entityId: string; timestamp: number }>>;
   getBulkJob(bulkId: string): Promise<BulkJob | undefined>;
   /** Marks jobs left unfinished by a stop as finished with `error`; returns how many. */
   abandonBulkJobs(error: string): Promise<number>;

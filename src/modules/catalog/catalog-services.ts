@@ -17,6 +17,7 @@ import { createTagsService } from '../tags/service.js';
 import { createAccess } from './access.js';
 import { createAuditService } from './audit-service.js';
 import { Catalog } from './catalog.js';
+import { entityFacts, loadEntityFacts } from './entity-facts.js';
 
 export async function createCatalogServices({ store, clock, logger, incidentLevels, checkLimits }: {
   store: CatalogStore;
@@ -28,21 +29,24 @@ export async function createCatalogServices({ store, clock, logger, incidentLeve
   incidentLevels: () => ReadonlySet<string>;
 }) {
   const catalog = await Catalog.load(store);
+  await loadEntityFacts(catalog, store);
   const search = createObjectSearch({ catalog });
   const rules = createPropertyRules(checkLimits);
-  const objects = createObjectsService({ catalog, rules, clock });
   const properties = createPropertiesService({ catalog, rules, clock });
+  const objects = createObjectsService({ catalog, rules, properties, clock });
   const settings = createSettingsService({ catalog, clock, incidentLevels });
   const bulk = createBulkService({ catalog, store, search, objects, properties, settings, clock, logger });
   const abandoned = await bulk.recover();
   if (abandoned > 0) logger.warn({ abandoned }, 'bulk operations cut short by the last stop were marked as failed (nothing was changed)');
   return {
     catalog,
+    /** When states changed, which metrics have history: what full records show beyond the rows. */
+    facts: entityFacts(catalog),
     store,
     access: createAccess(catalog),
     queries: createEntityQueries({ catalog }),
     objects,
-    links: createLinksService({ catalog, rules, clock }),
+    links: createLinksService({ catalog, rules, properties, clock }),
     properties,
     rules,
     settings,

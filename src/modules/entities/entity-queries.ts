@@ -4,7 +4,7 @@ import { visiblePaths } from '../../core/visibility.js';
 import { notFound } from '../../http/errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
-import type { RecordList } from '../../http/record-list.js';
+import type { PagedList } from '../../http/paged-list.js';
 import { idOf, lookup } from './entity-input.js';
 import { type EntitySummary, entitySummary } from './entity-summary.js';
 import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';
@@ -14,18 +14,19 @@ export interface Page {
   skip: number;
 }
 
-/** One page of what `source` yields and `keep` lets through; stops once the page is full. */
-function pageOf<T>(source: Iterable<T>, keep: (item: T) => boolean, page: Page): T[] {
+/**
+ * One page of what `source` yields and `keep` lets through, and how many it lets through in
+ * all (X-Total-Count, http/paged-list.ts): past the page it only counts.
+ */
+function pageOf<T>(source: Iterable<T>, keep: (item: T) => boolean, page: Page): { items: T[]; total: number } {
   const items: T[] = [];
-  if (page.limit === 0) return items;
-  let seenCount = 0;
+  let total = 0;
   for (const item of source) {
     if (!keep(item)) continue;
-    if (seenCount++ < page.skip) continue;
+    if (total++ < page.skip || items.length >= page.limit) continue;
     items.push(item);
-    if (items.length >= page.limit) break;
   }
-  return items;
+  return { items, total };
 }
 
 function* mapped<T, U>(source: Iterable<T>, f: (item: T) => U): Generator<U> {
@@ -48,24 +49,24 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
   return {
     visibleObject,
 
-    listObjects(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemObject> {
-      return { items: pageOf(catalog.objects.values(), (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
+    listObjects(actor: EntityActor, page: Page, fields: FieldSelection): PagedList<MemObject> {
+      return { ...pageOf(catalog.objects.values(), (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
     getObject(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
       return objectView(catalog, actor, visibleObject(actor, id), fields);
     },
 
-    children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemObject> {
+    children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemObject> {
       visibleObject(actor, id);
       const kids = mapped(catalog.graph.childrenOf(id), (c) => catalog.objects.get(c)!);
-      return { items: pageOf(kids, (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
+      return { ...pageOf(kids, (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
-    childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemLink> {
+    childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemLink> {
       visibleObject(actor, id);
       const links = mapped(catalog.graph.linksAmongChildren(id), (l) => catalog.links.get(l)!);
-      return { items: pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
+      return { ...pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
     /**
@@ -81,8 +82,8 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       return { paths, objects };
     },
 
-    listLinks(actor: EntityActor, page: Page, fields: FieldSelection): RecordList<MemLink> {
-      return { items: pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
+    listLinks(actor: EntityActor, page: Page, fields: FieldSelection): PagedList<MemLink> {
+      return { ...pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
     getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
@@ -93,16 +94,16 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
       return entityView(catalog, actor, seen(actor, anyEntity(id), 'entity', id), fields);
     },
 
-    entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): RecordList<MemEntity> {
+    entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemEntity> {
       const view = (e: MemEntity) => entityView(catalog, actor, e, fields);
       const key = idOf(id);
       if (key === undefined || !catalog.objects.has(key)) {
         // A link has no children; an unknown id is absent.
         seen(actor, anyEntity(id), 'entity', id);
-        return { items: [], view };
+        return { items: [], total: 0, view };
       }
       visibleObject(actor, key);
-      return { items: pageOf(childEntities(key), (e) => canSee(actor, e), page), view };
+      return { ...pageOf(childEntities(key), (e) => canSee(actor, e), page), view };
     },
 
     /** The entity (object or link) an id names, if the actor may see it. */

@@ -5,16 +5,20 @@ import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from
 import { auditWrite } from '../catalog/audit.js';
 import { type Catalog, type MemLink, rowOf } from '../catalog/catalog.js';
 import { classIdOf, clientDataText, idOf, lookup, newProperties, tagIdsOf } from './entity-input.js';
+import { type PropertiesService, createPropertiesService } from './properties-service.js';
 import type { PropertyRules } from './property-rules.js';
-import type { CreateLinkInput, PatchLinkInput } from './schemas.js';
+import type { CreateLinkInput, PatchLinkRequestT } from './schemas.js';
 
 export interface LinksServiceDeps {
   catalog: Catalog;
   rules: PropertyRules;
+  /** Replaces properties given with a change (PATCH with `properties`); one of its own when not given. */
+  properties?: Pick<PropertiesService, 'replaceWrites'>;
   clock: () => number;
 }
 
-export function createLinksService({ catalog, rules, clock }: LinksServiceDeps) {
+export function createLinksService({ catalog, rules, properties: given, clock }: LinksServiceDeps) {
+  const properties = given ?? createPropertiesService({ catalog, rules, clock });
   function end(actor: EntityActor, field: 'source' | 'target', value: string | number): string {
     const id = idOf(value);
     if (id === undefined || !catalog.objects.has(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
@@ -52,7 +56,8 @@ export function createLinksService({ catalog, rules, clock }: LinksServiceDeps) 
       });
     },
 
-    async update(actor: EntityActor, id: string, input: PatchLinkInput): Promise<MemLink> {
+    /** A change; `properties`, when given, replace the link's properties (in the same batch). */
+    async update(actor: EntityActor, id: string, input: PatchLinkRequestT): Promise<MemLink> {
       requireAnyRight(actor, 'modify-links', 'manage-links');
       return catalog.mutate(() => {
         const l = changeable(actor, id);
@@ -69,11 +74,13 @@ export function createLinksService({ catalog, rules, clock }: LinksServiceDeps) 
         if (input.client_data !== undefined) row.client_data = clientDataText(input.client_data);
         if (input.tags !== undefined) row.tags = tagIdsOf(catalog, input.tags);
         if (input.operations !== undefined) row.operations = input.operations;
-        if (JSON.stringify(row) === JSON.stringify(old)) return { writes: [], result: l };
+        const propWrites = input.properties ? properties.replaceWrites(actor, l, input.properties, now) : [];
+        if (JSON.stringify(row) === JSON.stringify(old)) return { writes: propWrites, get result() { return catalog.links.get(l.id)!; } };
         row.updated = now;
         const writes: CatalogWrite[] = [
           { op: 'putLink', row, tags: row.tags.join() !== l.tags.join() },
           auditWrite(actor.userId, 'update', 'link', l.id, l.id, old, row, now),
+          ...propWrites,
         ];
         return { writes, get result() { return catalog.links.get(l.id)!; } };
       });

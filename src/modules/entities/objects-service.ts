@@ -7,18 +7,22 @@ import { type EntityActor, canChange, canSee, outsidePermissions as outside, req
 import { auditWrite } from '../catalog/audit.js';
 import { type Catalog, type MemObject, rowOf } from '../catalog/catalog.js';
 import { classIdOf, clientDataText, idList, lookup, newProperties, tagIdsOf } from './entity-input.js';
+import { type PropertiesService, createPropertiesService } from './properties-service.js';
 import type { PropertyRules } from './property-rules.js';
-import type { CreateObjectInput, PatchObjectInput } from './schemas.js';
+import type { CreateObjectInput, PatchObjectInput, PatchObjectRequestT } from './schemas.js';
 
 const discoveryInUse = (discoveryId: string) => conflict(`discovery_id "${discoveryId}" is in use by another object`);
 
 export interface ObjectsServiceDeps {
   catalog: Catalog;
   rules: PropertyRules;
+  /** Replaces properties given with a change (PATCH with `properties`); one of its own when not given. */
+  properties?: Pick<PropertiesService, 'replaceWrites'>;
   clock: () => number;
 }
 
-export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDeps) {
+export function createObjectsService({ catalog, rules, properties: given, clock }: ObjectsServiceDeps) {
+  const properties = given ?? createPropertiesService({ catalog, rules, clock });
   /** An object the actor may change; hidden ones are absent (404), a readable root is 403. */
   function changeable(actor: EntityActor, id: string): MemObject {
     const o = lookup(catalog.objects, id);
@@ -113,10 +117,13 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
           // A known discovery_id: a discovery agent reports the object again, so it is updated.
           requireAnyRight(actor, 'modify-objects', 'manage-objects');
           const o = changeable(actor, known);
-          const { properties: _ignored, ...patch } = input;
+          const { properties: reported, ...patch } = input;
           const change = changeWrites(actor, o, patch, now);
+          // Properties reported again are added and changed (under the props routes' rules),
+          // never removed: what a discovery agent does not report may have been added by hand.
+          const propWrites = reported ? properties.replaceWrites(actor, o, reported, now, true) : [];
           const result = () => ({ object: catalog.objects.get(o.id)!, created: false });
-          return { writes: change?.writes ?? [], get result() { return result(); } };
+          return { writes: [...(change?.writes ?? []), ...propWrites], get result() { return result(); } };
         }
         // No parent, or an empty list, means the root (on create only: a PATCH must leave one).
         const given = input.parent_id;
@@ -138,12 +145,16 @@ export function createObjectsService({ catalog, rules, clock }: ObjectsServiceDe
       });
     },
 
-    async update(actor: EntityActor, id: string, input: PatchObjectInput): Promise<MemObject> {
+    /** A change; `properties`, when given, replace the object's properties (in the same batch). */
+    async update(actor: EntityActor, id: string, input: PatchObjectRequestT): Promise<MemObject> {
       requireAnyRight(actor, 'modify-objects', 'manage-objects');
       return catalog.mutate(() => {
         const o = changeable(actor, id);
-        const change = changeWrites(actor, o, input, clock());
-        return { writes: change?.writes ?? [], get result() { return catalog.objects.get(o.id)!; } };
+        const now = clock();
+        const { properties: replacement, ...patch } = input;
+        const change = changeWrites(actor, o, patch, now);
+        const propWrites = replacement ? properties.replaceWrites(actor, o, replacement, now) : [];
+        return { writes: [...(change?.writes ?? []), ...propWrites], get result() { return catalog.objects.get(o.id)!; } };
       });
     },
 

@@ -9,7 +9,8 @@ import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyV
 import { redactProperties } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import type { PropertyRules } from './property-rules.js';
-import type { PropertyInputT } from './schemas.js';
+import { replacementOf } from './property-replace.js';
+import type { PropertyInputT, PropertyReplaceItemT } from './schemas.js';
 
 export interface PropertyChange {
   name?: string;
@@ -50,21 +51,22 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
     return changeWrites(actor, entity, existing, { value: input.value, type_id: input.type_id }, now, where);
   }
 
-  function createWrites(actor: EntityActor, entity: MemEntity, input: PropertyInputT, now: number, where = ''): CatalogWrite[] {
+  /** `alone` false: one of several writes, validated together by the caller (replaceWrites). */
+  function createWrites(actor: EntityActor, entity: MemEntity, input: PropertyInputT, now: number, where = '', alone = true): CatalogWrite[] {
     const type_id = checkPropertyType(input.type_id ?? DEFAULT_PROPERTY_TYPE, where);
     rightsFor(actor, type_id);
-    if (entity.properties.some((p) => p.name === input.name)) throw conflict(`${where}property "${input.name}" already exists on entity ${entity.id}`);
+    if (alone && entity.properties.some((p) => p.name === input.name)) throw conflict(`${where}property "${input.name}" already exists on entity ${entity.id}`);
     const row: PropRow = { id: catalog.nextId('props'), entity_id: entity.id, name: input.name, value: propertyValueText(input.value), type_id, created: now, updated: now };
-    rules.validate([row], [...entity.properties, row], () => where);
+    if (alone) rules.validate([row], [...entity.properties, row], () => where);
     return [{ op: 'putProp', row }, auditWrite(actor.userId, 'create', 'property', row.id, entity.id, null, row, now)];
   }
 
-  function changeWrites(actor: EntityActor, entity: MemEntity, prop: PropRow, change: PropertyChange, now: number, where = ''): CatalogWrite[] {
+  function changeWrites(actor: EntityActor, entity: MemEntity, prop: PropRow, change: PropertyChange, now: number, where = '', alone = true): CatalogWrite[] {
     rightsFor(actor, prop.type_id);
     if (prop.type_id === READ_ONLY_PROPERTY) throw conflict(`${where}property "${prop.name}" of entity ${entity.id} is read-only`);
     const row: PropRow = { ...prop };
     if (change.name !== undefined && change.name !== prop.name) {
-      if (entity.properties.some((p) => p.name === change.name)) throw conflict(`${where}property "${change.name}" already exists on entity ${entity.id}`);
+      if (alone && entity.properties.some((p) => p.name === change.name)) throw conflict(`${where}property "${change.name}" already exists on entity ${entity.id}`);
       row.name = change.name;
     }
     if (change.value !== undefined) row.value = propertyValueText(change.value);
@@ -73,13 +75,55 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
       rightsFor(actor, row.type_id);
     }
     if (row.name === prop.name && row.value === prop.value && row.type_id === prop.type_id) return [];
-    rules.validate([row], entity.properties.map((p) => (p.id === row.id ? row : p)), () => where);
+    if (alone) rules.validate([row], entity.properties.map((p) => (p.id === row.id ? row : p)), () => where);
     row.updated = now;
     return [{ op: 'putProp', row }, auditWrite(actor.userId, 'update', 'property', row.id, entity.id, prop, row, now)];
   }
 
+  /**
+   * The writes that make `incoming` the entity's properties (PATCH of an object or link with
+   * `properties`): left-out ones deleted, changed ones changed, new ones created, each under the
+   * rules of the props routes; unchanged ones cost no right. `keepMissing` leaves out the
+   * deletes (a discovery agent reporting an object again adds and changes, never removes).
+   */
+  function replaceWrites(actor: EntityActor, entity: MemEntity, incoming: readonly PropertyReplaceItemT[], now: number, keepMissing = false): CatalogWrite[] {
+    const plan = replacementOf(entity, incoming, readsSecrets(actor.rights));
+    const writes: CatalogWrite[] = [];
+    if (!keepMissing) {
+      for (const prop of plan.removed) {
+        rightsFor(actor, prop.type_id);
+        if (prop.type_id === READ_ONLY_PROPERTY) throw conflict(`properties: property "${prop.name}" of entity ${entity.id} is read-only and cannot be removed`);
+        writes.push({ op: 'deleteProp', id: prop.id, entityId: entity.id }, auditWrite(actor.userId, 'delete', 'property', prop.id, entity.id, prop, null, now));
+      }
+    }
+    // Changes and creations are checked against the properties as they will be.
+    const removed = new Set(keepMissing ? [] : plan.removed.map((p) => p.id));
+    const after: MemEntity = { ...entity, properties: entity.properties.filter((p) => !removed.has(p.id)) } as MemEntity;
+    const rows: PropRow[] = [];
+    for (const { prop, change, where } of plan.changed) {
+      const w = changeWrites(actor, after, prop, change, now, where, false);
+      if (w.length > 0) rows.push((w[0] as { row: PropRow }).row);
+      writes.push(...w);
+    }
+    for (const { input, where } of plan.created) {
+      const w = createWrites(actor, after, input, now, where, false);
+      rows.push((w[0] as { row: PropRow }).row);
+      writes.push(...w);
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const final = [...after.properties.map((p) => byId.get(p.id) ?? p), ...rows.filter((r) => !after.properties.some((p) => p.id === r.id))];
+    const names = new Set<string>();
+    for (const p of final) {
+      if (names.has(p.name)) throw conflict(`properties: property "${p.name}" would exist twice on entity ${entity.id}`);
+      names.add(p.name);
+    }
+    rules.validate(rows, final, (p) => plan.whereOf(p.id, p.name));
+    return writes;
+  }
+
   return {
     createOrModifyWrites,
+    replaceWrites,
 
     /** The entity's properties; check secrets hidden from those without manage-service-properties. */
     list(actor: EntityActor, entity: MemEntity): PropRow[] {

@@ -45,6 +45,26 @@ export type CreateObjectInput = Static<typeof CreateObjectBody>;
 export const PatchObjectBody = Type.Partial(Type.Omit(CreateObjectBody, ['properties']));
 export type PatchObjectInput = Static<typeof PatchObjectBody>;
 
+/** A property in a list that replaces an entity's properties: matched by id, else by name. */
+export const PropertyReplaceItem = Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 32, description: 'the property to change (as read); without it, the property of that name' })),
+  ...PropertyInput.properties,
+});
+export type PropertyReplaceItemT = Static<typeof PropertyReplaceItem>;
+
+const ReplaceProperties = Type.Array(PropertyReplaceItem, {
+  maxItems: 1000,
+  description: 'replaces the properties: ones left out are deleted, new names created, changed ones changed (rights as for the props routes; unchanged ones need none). '
+    + 'A check secret sent back as shown (********) keeps the stored secret.',
+});
+
+const ECHO_NOTE = 'Fields of the record that cannot be changed (id, path, state_id, created, ...) are accepted when sent back with the value they have, '
+  + 'and refused (400 naming the field) when they differ; a field the record does not have is refused too.';
+
+/** PATCH /objects/:id: the changeable fields, and `properties` replacing the object's properties. */
+export const PatchObjectRequest = Type.Object({ ...PatchObjectBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE });
+export type PatchObjectRequestT = Static<typeof PatchObjectRequest>;
+
 export const ObjectSchema = Type.Object({
   id: Type.String(),
   entityType: Type.Optional(Type.Literal(1)),
@@ -57,9 +77,13 @@ export const ObjectSchema = Type.Object({
   client_data: Type.Optional(Type.String()),
   discovery_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   tags: Type.Optional(Type.Array(Type.String())),
-  properties: Type.Optional(Type.Array(PropertySchema, { description: 'only when asked for with fields=properties' })),
+  properties: Type.Optional(Type.Array(PropertySchema, { description: 'in full records (one object, children, search, create and change answers); in GET /objects with fields=properties' })),
   created: Type.Optional(Millis),
   updated: Type.Optional(Millis),
+  class_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'full records: the name of class_id' })),
+  child_ids: Type.Optional(Type.Array(Type.String(), { description: 'full records: ids of the child objects the caller can see' })),
+  last_state_update: Type.Optional(Type.Integer({ minimum: 0, description: 'full records: ms of the latest change of state_id (created, if it never changed)' })),
+  metrics_cache: Type.Optional(Type.Array(Type.String(), { description: 'full records: names of the metrics the entity has history for, sorted' })),
 });
 
 export const CreateLinkBody = Type.Object({
@@ -76,6 +100,10 @@ export type CreateLinkInput = Static<typeof CreateLinkBody>;
 
 export const PatchLinkBody = Type.Partial(Type.Omit(CreateLinkBody, ['properties']));
 export type PatchLinkInput = Static<typeof PatchLinkBody>;
+
+/** PATCH /links/:id: the changeable fields, and `properties` replacing the link's properties. */
+export const PatchLinkRequest = Type.Object({ ...PatchLinkBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE });
+export type PatchLinkRequestT = Static<typeof PatchLinkRequest>;
 
 export const LinkSchema = Type.Object({
   id: Type.String(),
@@ -94,6 +122,9 @@ export const LinkSchema = Type.Object({
   properties: Type.Optional(Type.Array(PropertySchema)),
   created: Type.Optional(Millis),
   updated: Type.Optional(Millis),
+  class_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  last_state_update: Type.Optional(Type.Integer({ minimum: 0 })),
+  metrics_cache: Type.Optional(Type.Array(Type.String())),
 });
 
 /** An element of an entity listing: an object record (entityType 1) or a link record (2). */
@@ -104,7 +135,7 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 10000, description: 'page size; at most (and by default) 10,000: page with skip beyond that' })),
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
-  fields: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated field names; id is always included' })),
+  fields: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated field names; id is always included; names the server does not know are ignored' })),
 });
 export type ListQueryT = Static<typeof ListQuery>;
 

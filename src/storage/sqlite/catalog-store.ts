@@ -283,6 +283,12 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
       }));
     },
 
+    async lastStateChanges() {
+      // One index seek per entity (state_history_entity_time), not a scan of the whole history.
+      const rows = db.prepare('SELECT id, (SELECT MAX(timestamp) FROM state_history h WHERE h.entity_id = e.id) AS ts FROM entities e').all() as Array<{ id: number; ts: number | null }>;
+      return rows.filter((r) => r.ts !== null).map((r) => ({ entityId: String(r.id), timestamp: r.ts! }));
+    },
+
     putBulkJob: (job) => gate.run(() => void upsertJob.run({ ...job, finished: job.finished ? 1 : 0, errors: JSON.stringify(job.errors) })),
     async getBulkJob(bulkId) {
       const r = getJob.get(bulkId) as { id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string } | undefined;

@@ -1,0 +1,62 @@
+// What a list of properties sent to replace an entity's properties means, property by property
+// (PATCH /objects/:id or /links/:id with `properties`): which stored ones it removes, changes
+// or leaves as they are, and which it creates. Items are matched to stored properties by `id`
+// when they carry one (a record read and sent back), else by name.
+//
+// A reader without manage-service-properties is shown check secrets masked, and sends back what
+// it was shown: a service property whose value is exactly what such a reader is shown is
+// unchanged, so the stored secret stays (as state triggers keep theirs, core/secrets). Any other
+// change of a service property needs the right anyway (property-rules.ts).
+import { redactPropertyText } from '../../core/secrets/check-secrets.js';
+import { badRequest } from '../../http/errors.js';
+import type { PropRow } from '../../storage/catalog-types.js';
+import type { MemEntity } from '../catalog/catalog.js';
+import { SERVICE_PROPERTY, propertyValueText } from './entity-input.js';
+import type { PropertyChange } from './properties-service.js';
+import type { PropertyInputT, PropertyReplaceItemT } from './schemas.js';
+
+export interface ReplacementPlan {
+  removed: PropRow[];
+  changed: Array<{ prop: PropRow; change: PropertyChange; where: string }>;
+  created: Array<{ input: PropertyInputT; where: string }>;
+  /** The request field a property (by id, or by name when it is new) came from, for messages. */
+  whereOf(id: string, name: string): string;
+}
+
+export function replacementOf(entity: MemEntity, incoming: readonly PropertyReplaceItemT[], clearSecrets: boolean): ReplacementPlan {
+  const matched = new Set<string>();
+  const names = new Set<string>();
+  const whereById = new Map<string, string>();
+  const whereByName = new Map<string, string>();
+  const plan: ReplacementPlan = {
+    removed: [],
+    changed: [],
+    created: [],
+    whereOf: (id, name) => whereById.get(id) ?? whereByName.get(name) ?? 'properties: ',
+  };
+  incoming.forEach((item, i) => {
+    const where = `properties[${i}].`;
+    if (names.has(item.name)) throw badRequest(`${where}name: "${item.name}" appears twice`);
+    names.add(item.name);
+    whereByName.set(item.name, where);
+    const prop = item.id !== undefined ? entity.properties.find((p) => p.id === item.id) : entity.properties.find((p) => p.name === item.name);
+    if (item.id !== undefined && !prop) throw badRequest(`${where}id: entity ${entity.id} has no property ${item.id}`);
+    if (!prop) {
+      plan.created.push({ input: { name: item.name, value: item.value, type_id: item.type_id }, where });
+      return;
+    }
+    if (matched.has(prop.id)) throw badRequest(`${where}: property "${prop.name}" is given twice`);
+    matched.add(prop.id);
+    whereById.set(prop.id, where);
+    let value = propertyValueText(item.value);
+    // The value as this reader was shown it: the stored one stands (see above).
+    if (!clearSecrets && prop.type_id === SERVICE_PROPERTY && value === redactPropertyText(prop.value)) value = prop.value;
+    const change: PropertyChange = {};
+    if (item.name !== prop.name) change.name = item.name;
+    if (value !== prop.value) change.value = value;
+    if (item.type_id !== undefined && item.type_id !== prop.type_id) change.type_id = item.type_id;
+    if (Object.keys(change).length > 0) plan.changed.push({ prop, change, where });
+  });
+  plan.removed = entity.properties.filter((p) => !matched.has(p.id));
+  return plan;
+}
