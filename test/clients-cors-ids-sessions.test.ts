@@ -6,6 +6,7 @@
 // - 9: the alarm manager signs in once (session + csrf) and keeps that session for days;
 // - 12: clients treat one-character ids as "the root" and ids over 32 characters as names.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -139,6 +140,23 @@ describe('defaults: no CORS, 7/30-day sessions, two-digit entity ids, impossible
     assert.equal(res.status, 200);
     const sid = res.headers.getSetCookie().find((c) => c.startsWith('sid='))!;
     assert.match(sid, /Max-Age=2592000(;|$)/i, sid);
+
+    // Use slides the session, but is not written back per request: the stored last use
+    // moves at most once a minute (a poller's requests cost no database write each).
+    const sessionId: string = await res.json();
+    await sleep(20);
+    for (let i = 0; i < 20; i++) {
+      const r = await fetch(`${s.api}/users/current`, { headers: { cookie: sid.split(';')[0]! } });
+      assert.equal(r.status, 200);
+      await r.arrayBuffer();
+    }
+    const db = new Database(join(s.dataDir, 'vigil.db'), { readonly: true });
+    try {
+      const row = db.prepare('SELECT created, last_seen FROM sessions WHERE id_hash = ?').get(createHash('sha256').update(sessionId).digest('base64url')) as { created: number; last_seen: number };
+      assert.equal(row.last_seen, row.created, 'no write-back within the first minute');
+    } finally {
+      db.close();
+    }
   });
 
   test('point 7: an id that cannot exist in a path answers 404 ResourceNotFound, on every route', async () => {

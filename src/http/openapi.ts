@@ -13,7 +13,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string, sch
         title: 'Vigil monitoring API',
         version,
         description: 'Errors are `{code, message}`. Sign in with HTTP Basic, a session cookie (`POST /users/session`; ' +
-          'state-changing cookie requests carry `x-csrf-token`) or an API token (`?api-token=`).',
+          'state-changing cookie requests carry `x-csrf-token`) or an API token (`?api-token=`). ' +
+          'An id in a path that cannot exist (too long, wrong shape) answers 404 `ResourceNotFound` like any unknown id; ' +
+          'query and body errors answer 400. Browser pages on the origins listed in the `http.cors.origins` setting may call the API (CORS).',
       },
       components: {
         schemas: schemas as Record<string, never>,

@@ -55,8 +55,11 @@ interface CachedCredential {
   authVersion: number;
 }
 
-/** Session activity is written back at most this often; idle expiry is that coarse at worst. */
-const TOUCH_INTERVAL_MS = 30_000;
+/**
+ * Session activity is written back at most this often (per session, not per request); idle
+ * expiry is that coarse at worst, against an idle limit of days by default.
+ */
+const TOUCH_INTERVAL_MS = 60_000;
 const SESSION_CACHE_TTL_MS = 10_000;
 
 function decodeBasic(encoded: string): { login: string; password: string } | undefined {
