@@ -2,14 +2,16 @@
 // clients of this API family send it: `metrics=a,b`, repeated `metrics=a&metrics=b`, and the
 // PHP/jQuery/Go array form `metrics[]=a&metrics[]=b`. Fastify's query-string parser keeps a key
 // as written (`metrics[]` is its own key) and makes a repeated key an array, so both keys are
-// declared as arrays (the validator turns a single value into a one-item array) and read here.
+// declared as a string or an array of strings (the string form keeps the typed web client's
+// `metrics: "a,b"` valid) and read together here.
 import { Type } from 'typebox';
 import { badRequest } from '../../http/errors.js';
 
 /** Names one request may select. */
 export const MAX_METRIC_NAMES = 1000;
 
-const Names = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 10_000 }), { description }));
+const Name = Type.String({ maxLength: 10_000 });
+const Names = (description: string) => Type.Optional(Type.Union([Name, Type.Array(Name)], { description }));
 
 /** Spread into a querystring schema (Type.Object({...MetricsQuery, ...})). */
 export const MetricsQuery = {
@@ -18,13 +20,13 @@ export const MetricsQuery = {
 };
 
 export interface MetricsQueryValue {
-  metrics?: string[];
-  'metrics[]'?: string[];
+  metrics?: string | string[];
+  'metrics[]'?: string | string[];
 }
 
 /** The names asked for, in the order given, without repeats; `all()` when none are. */
 export function selectedMetrics(query: MetricsQueryValue, all: () => string[]): string[] {
-  const given = [...(query.metrics ?? []), ...(query['metrics[]'] ?? [])];
+  const given = [query.metrics ?? [], query['metrics[]'] ?? []].flat();
   const names = new Set<string>();
   for (const item of given) {
     for (const name of item.split(',')) {
