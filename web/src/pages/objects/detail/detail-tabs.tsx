@@ -6,6 +6,7 @@ import { useSearchParams } from 'wouter';
 import { AuditTab } from './audit-tab';
 import { ChecksTab } from './checks-tab';
 import { ConditionsTab } from './conditions-tab';
+import { DocsTab } from './docs-tab';
 import { OverviewTab } from './overview-tab';
 import { PropertiesTab } from './properties-tab';
 import { Tabs, type TabDef } from './tabs';
@@ -19,6 +20,7 @@ const TABS: TabDef[] = [
   { id: 'checks', label: 'Checks' },
   { id: 'conditions', label: 'Conditions' },
   { id: 'charts', label: 'Charts' },
+  { id: 'docs', label: 'Documents' },
   { id: 'audit', label: 'Audit log' },
 ];
 
@@ -46,6 +48,7 @@ export function DetailTabs({ id, label, statTick, stateTick, onStateChanged }: {
           <ChartsTab id={id} />
         </Suspense>
       ) : null}
+      {tab === 'docs' ? <DocsTab id={id} /> : null}
       {tab === 'audit' ? <AuditTab id={id} /> : null}
     </Tabs>
   );
