@@ -703,14 +703,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Objects the caller may see, in id order (paged) */
+        /**
+         * Objects the caller may see, in id order (paged)
+         * @description Without fields: the list record (no properties, class_name, child_ids, last_state_update or metrics_cache). Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -739,7 +742,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -751,6 +754,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         }[];
                     };
                 };
@@ -759,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Create an object (a known discovery_id updates that object instead)
-         * @description Right create-objects or manage-objects. parent_id defaults to the root "1".
+         * @description Right create-objects or manage-objects. parent_id defaults to the root "1". Answers the full record. A field this route does not write is refused (400 naming it). With a known discovery_id, properties are added and changed (never removed).
          */
         post: {
             parameters: {
@@ -813,7 +824,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -825,6 +836,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -848,7 +867,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -860,6 +879,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -933,7 +960,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -945,6 +972,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         }[];
                     };
                 };
@@ -963,7 +998,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One object */
+        /**
+         * One object
+         * @description Without fields: the full record (properties with secrets masked for readers without manage-service-properties, class_name, child_ids, last_state_update, metrics_cache). Unknown field names are ignored.
+         */
         get: {
             parameters: {
                 query?: {
@@ -997,7 +1035,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1009,6 +1047,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1043,8 +1089,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an object (its class cannot change)
-         * @description Right modify-objects or manage-objects.
+         * Change an object (its class cannot change); properties, when given, replace its properties
+         * @description Right modify-objects or manage-objects; changed properties take the rights of the props routes (manage-properties; type 8 manage-service-properties; read-only ones refuse change or removal: 409). Answers the full record.
          */
         patch: {
             parameters: {
@@ -1055,6 +1101,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Fields of the record that cannot be changed (id, path, state_id, created, ...) are accepted when sent back with the value they have, and refused (400 naming the field) when they differ; a field the record does not have is refused too. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -1067,6 +1114,18 @@ export interface paths {
                         /** @description JSON text; an object or array is stored as its JSON text */
                         client_data?: unknown;
                         discovery_id?: string | null;
+                        /** @description replaces the properties: ones left out are deleted, new names created, changed ones changed (rights as for the props routes; unchanged ones need none). A check secret sent back as shown (********) keeps the stored secret. */
+                        properties?: {
+                            /** @description the property to change (as read); without it, the property of that name */
+                            id?: string;
+                            name: string;
+                            /** @description stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field) */
+                            value: string | number | boolean | null | {
+                                [key: string]: unknown;
+                            };
+                            /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
+                            type_id?: number;
+                        }[];
                     };
                 };
             };
@@ -1091,7 +1150,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1103,6 +1162,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1117,14 +1184,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Child objects (paged) */
+        /**
+         * Child objects (paged), full records
+         * @description Without fields: the full record (properties with secrets masked for readers without manage-service-properties, class_name, child_ids, last_state_update, metrics_cache). Unknown field names are ignored. Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -1155,7 +1225,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1167,6 +1237,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         }[];
                     };
                 };
@@ -1187,14 +1265,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Links whose two ends are both children of the object (paged) */
+        /**
+         * Links whose two ends are both children of the object (paged), full records
+         * @description Without fields: full link records. Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -1237,6 +1318,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         }[];
                     };
                 };
@@ -1257,7 +1341,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every root-to-object path */
+        /** Every path from the object up to the root, with a record of each object on them */
         get: {
             parameters: {
                 query?: never;
@@ -1269,16 +1353,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description one entry per root-to-object path, each the list of {id, name} from the root down */
+                /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            id: string;
-                            name: string;
-                        }[][];
+                            /** @description one list of ids per path, from the object itself up to the root "1"; a path through an object the caller cannot see is left out whole */
+                            paths: string[][];
+                            /** @description one record for every object named in `paths` (the object and the root included) */
+                            objects: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                            }[];
+                        };
                     };
                 };
             };
@@ -1298,14 +1398,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Links the caller may see (both ends visible), paged */
+        /**
+         * Links the caller may see (both ends visible), paged
+         * @description Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -1346,6 +1449,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         }[];
                     };
                 };
@@ -1354,7 +1460,7 @@ export interface paths {
         put?: never;
         /**
          * Create a link between two visible objects
-         * @description Right create-links or manage-links.
+         * @description Right create-links or manage-links. A field this route does not write is refused (400 naming it).
          */
         post: {
             parameters: {
@@ -1420,6 +1526,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1438,7 +1547,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link */
+        /** One link: without fields, the full record (properties, class_name, last_state_update, metrics_cache) */
         get: {
             parameters: {
                 query?: {
@@ -1484,6 +1593,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1518,8 +1630,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a link
-         * @description Right modify-links or manage-links.
+         * Change a link; properties, when given, replace its properties
+         * @description Right modify-links or manage-links; changed properties take the rights of the props routes. Answers the full record.
          */
         patch: {
             parameters: {
@@ -1530,6 +1642,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Fields of the record that cannot be changed (id, path, state_id, created, ...) are accepted when sent back with the value they have, and refused (400 naming the field) when they differ; a field the record does not have is refused too. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -1542,6 +1655,18 @@ export interface paths {
                         /** @description JSON text; an object or array is stored as its JSON text */
                         client_data?: unknown;
                         operations?: unknown[];
+                        /** @description replaces the properties: ones left out are deleted, new names created, changed ones changed (rights as for the props routes; unchanged ones need none). A check secret sent back as shown (********) keeps the stored secret. */
+                        properties?: {
+                            /** @description the property to change (as read); without it, the property of that name */
+                            id?: string;
+                            name: string;
+                            /** @description stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field) */
+                            value: string | number | boolean | null | {
+                                [key: string]: unknown;
+                            };
+                            /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
+                            type_id?: number;
+                        }[];
                     };
                 };
             };
@@ -1578,6 +1703,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1592,14 +1720,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Child objects and links of the root (= /entities/1/children) */
+        /**
+         * Child objects and links of the root (= /entities/1/children), full records
+         * @description Without fields: full records, as /objects/1/children and /objects/1/children/links give them. Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -1628,7 +1759,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1640,6 +1771,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -1666,6 +1805,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         })[];
                     };
                 };
@@ -1686,7 +1828,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One entity: an object (entityType 1) or a link (2) */
+        /** One entity: an object (entityType 1) or a link (2); without fields, the full record */
         get: {
             parameters: {
                 query?: {
@@ -1720,7 +1862,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1732,6 +1874,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -1758,6 +1908,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         };
                     };
                 };
@@ -1778,14 +1931,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Child objects of an object, then the links between them */
+        /**
+         * Child objects of an object, then the links between them, full records
+         * @description Header X-Total-Count: how many the caller may see in all; header Link rel="next" while more remain after this page.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included */
+                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
                     fields?: string;
                 };
                 header?: never;
@@ -1816,7 +1972,7 @@ export interface paths {
                             client_data?: string;
                             discovery_id?: string | null;
                             tags?: string[];
-                            /** @description only when asked for with fields=properties */
+                            /** @description in full records (one object, children, search, create and change answers); in GET /objects with fields=properties */
                             properties?: {
                                 id: string;
                                 entity_id: string;
@@ -1828,6 +1984,14 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            /** @description full records: the name of class_id */
+                            class_name?: string | null;
+                            /** @description full records: ids of the child objects the caller can see */
+                            child_ids?: string[];
+                            /** @description full records: ms of the latest change of state_id (created, if it never changed) */
+                            last_state_update?: number;
+                            /** @description full records: names of the metrics the entity has history for, sorted */
+                            metrics_cache?: string[];
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -1854,6 +2018,9 @@ export interface paths {
                             }[];
                             created?: number;
                             updated?: number;
+                            class_name?: string | null;
+                            last_state_update?: number;
+                            metrics_cache?: string[];
                         })[];
                     };
                 };
@@ -2274,6 +2441,93 @@ export interface paths {
         };
         post?: never;
         /** Remove the entity's state-triggers */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/objects/{id}/stat-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}]
+         * @description Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links). A rule whose condition holds (the state-condition syntax, no _duration, over the incoming metrics by name, also as new.<name>, and the last stored values as current.<name>), or that has none, runs its actions in order: {"type": "set", "metric": "rate", "value": "({{new.count}} - {{current.count}}) / 60"} writes a metric from a formula (numbers, + - * /, parentheses; a reference without a numeric value leaves the metric unset); {"type": "extend"} merges the payload into the last one (GET .../stat shows the union; history takes only what came); {"type": "drop"} discards the payload (the push still answers 204). At most 100 rules of 20 actions.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the entity's stat-rules */
         delete: {
             parameters: {
                 query?: never;
@@ -2786,6 +3040,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/links/{id}/stat-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}]
+         * @description Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links). A rule whose condition holds (the state-condition syntax, no _duration, over the incoming metrics by name, also as new.<name>, and the last stored values as current.<name>), or that has none, runs its actions in order: {"type": "set", "metric": "rate", "value": "({{new.count}} - {{current.count}}) / 60"} writes a metric from a formula (numbers, + - * /, parentheses; a reference without a numeric value leaves the metric unset); {"type": "extend"} merges the payload into the last one (GET .../stat shows the union; history takes only what came); {"type": "drop"} discards the payload (the push still answers 204). At most 100 rules of 20 actions.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the entity's stat-rules */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/links/{id}/audit-log": {
         parameters: {
             query?: never;
@@ -3248,6 +3589,93 @@ export interface paths {
         };
         post?: never;
         /** Remove the entity's state-triggers */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/entities/{id}/stat-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}]
+         * @description Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links). A rule whose condition holds (the state-condition syntax, no _duration, over the incoming metrics by name, also as new.<name>, and the last stored values as current.<name>), or that has none, runs its actions in order: {"type": "set", "metric": "rate", "value": "({{new.count}} - {{current.count}}) / 60"} writes a metric from a formula (numbers, + - * /, parentheses; a reference without a numeric value leaves the metric unset); {"type": "extend"} merges the payload into the last one (GET .../stat shows the union; history takes only what came); {"type": "drop"} discards the payload (the push still answers 204). At most 100 rules of 20 actions.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown[];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the entity's stat-rules */
         delete: {
             parameters: {
                 query?: never;
@@ -4051,8 +4479,10 @@ export interface paths {
                     sortDirection?: string;
                     /** @description url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused) */
                     filter?: string;
-                    /** @description only incidents acknowledged by this user id */
-                    owner?: string;
+                    /** @description true: each incident carries the entity it belongs to as `owner` */
+                    owner?: boolean;
+                    /** @description only incidents acknowledged by this user id (empty: no filter) */
+                    acknowledgedBy?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4104,6 +4534,29 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                            owner?: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                                /** @description the same as id */
+                                _id: string;
+                                /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                                _parents: {
+                                    /** @description ids from the entity's parent up to the root */
+                                    path: string[];
+                                }[];
+                            };
                         }[];
                     };
                 };
@@ -4178,6 +4631,29 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                            owner?: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                                /** @description the same as id */
+                                _id: string;
+                                /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                                _parents: {
+                                    /** @description ids from the entity's parent up to the root */
+                                    path: string[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -4255,6 +4731,29 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                            owner?: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                                /** @description the same as id */
+                                _id: string;
+                                /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                                _parents: {
+                                    /** @description ids from the entity's parent up to the root */
+                                    path: string[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -4597,6 +5096,8 @@ export interface paths {
                     to?: number;
                     /** @description url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused) */
                     filter?: string;
+                    /** @description true: each incident carries the entity it belongs to as `owner` */
+                    owner?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -4648,6 +5149,29 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                            owner?: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                                /** @description the same as id */
+                                _id: string;
+                                /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                                _parents: {
+                                    /** @description ids from the entity's parent up to the root */
+                                    path: string[];
+                                }[];
+                            };
                         }[];
                     };
                 };
@@ -4727,6 +5251,29 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                            owner?: {
+                                id: string;
+                                name: string;
+                                /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                                parent_id: string[];
+                                class_id: string | null;
+                                class_name: string | null;
+                                /** @description secrets masked as /props masks them for the caller */
+                                properties: {
+                                    id: string;
+                                    name: string;
+                                    value: string;
+                                    type_id: number;
+                                }[];
+                                /** @description the same as id */
+                                _id: string;
+                                /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                                _parents: {
+                                    /** @description ids from the entity's parent up to the root */
+                                    path: string[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -5196,13 +5743,15 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     /** @description Milliseconds, or a relative time such as 1h-ago (units ms s m h d w n y) */
                     from: string;
                     /** @description Milliseconds or relative time; now when left out */
                     to?: string;
-                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-sum, 1d-count) or all-<agg>; agg one of avg sum min max count first last. Buckets start at ts - ts % interval. */
+                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-p95, 1d-count) or all-<agg>, optionally followed by the fill policy -none. agg is one of OpenTSDB's: avg sum min max count first last zimsum mimmin mimmax dev median p50 p75 p90 p95 p99 none. Buckets start at ts - ts % interval and carry that start. avg sum min max count first last reach back past raw retention through the hourly rollups; zimsum, mimmin and mimmax equal sum, min and max (one series per metric: nothing to interpolate between); dev (population standard deviation), median and p50 to p99 need raw points, so hours whose raw points have expired have no value for them; none (also alone: downsample=none) answers the raw points. */
                     downsample?: string;
                 };
                 header?: never;
@@ -5254,8 +5803,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     length?: number;
                 };
                 header?: never;
@@ -5413,13 +5964,15 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     /** @description Milliseconds, or a relative time such as 1h-ago (units ms s m h d w n y) */
                     from: string;
                     /** @description Milliseconds or relative time; now when left out */
                     to?: string;
-                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-sum, 1d-count) or all-<agg>; agg one of avg sum min max count first last. Buckets start at ts - ts % interval. */
+                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-p95, 1d-count) or all-<agg>, optionally followed by the fill policy -none. agg is one of OpenTSDB's: avg sum min max count first last zimsum mimmin mimmax dev median p50 p75 p90 p95 p99 none. Buckets start at ts - ts % interval and carry that start. avg sum min max count first last reach back past raw retention through the hourly rollups; zimsum, mimmin and mimmax equal sum, min and max (one series per metric: nothing to interpolate between); dev (population standard deviation), median and p50 to p99 need raw points, so hours whose raw points have expired have no value for them; none (also alone: downsample=none) answers the raw points. */
                     downsample?: string;
                 };
                 header?: never;
@@ -5471,8 +6024,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     length?: number;
                 };
                 header?: never;
@@ -5630,13 +6185,15 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     /** @description Milliseconds, or a relative time such as 1h-ago (units ms s m h d w n y) */
                     from: string;
                     /** @description Milliseconds or relative time; now when left out */
                     to?: string;
-                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-sum, 1d-count) or all-<agg>; agg one of avg sum min max count first last. Buckets start at ts - ts % interval. */
+                    /** @description <interval>-<agg> (e.g. 30s-avg, 5m-max, 1h-p95, 1d-count) or all-<agg>, optionally followed by the fill policy -none. agg is one of OpenTSDB's: avg sum min max count first last zimsum mimmin mimmax dev median p50 p75 p90 p95 p99 none. Buckets start at ts - ts % interval and carry that start. avg sum min max count first last reach back past raw retention through the hourly rollups; zimsum, mimmin and mimmax equal sum, min and max (one series per metric: nothing to interpolate between); dev (population standard deviation), median and p50 to p99 need raw points, so hours whose raw points have expired have no value for them; none (also alone: downsample=none) answers the raw points. */
                     downsample?: string;
                 };
                 header?: never;
@@ -5688,8 +6245,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated metric names (dotted, as flattened); all metrics of the entity when left out */
-                    metrics?: string;
+                    /** @description Metric names (dotted, as flattened), comma-separated and/or repeated (metrics=a,b or metrics=a&metrics=b); all metrics of the entity when left out */
+                    metrics?: string | string[];
+                    /** @description The same names in the array form metrics[]=a&metrics[]=b; taken together with metrics */
+                    "metrics[]"?: string | string[];
                     length?: number;
                 };
                 header?: never;
@@ -5725,6 +6284,128 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/objects/{id}/manual-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manual state and its window; stateId null when none is set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the manual state: held from `since` (default now) to `until` (absent: until cleared), then the computed state is back
+         * @description since/until: milliseconds or ISO 8601; until must be later than since and now. stateId null clears, as DELETE does. Each change is in the state history with reason 13 (text: the reason). The window survives a restart. Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Unknown fields are refused (400 naming them). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A state id (see GET /states); null clears the manual state */
+                        stateId: number | null;
+                        /** @description Why: kept in the state history (reason 13, `text`) */
+                        reason?: string;
+                        since?: number | string | null;
+                        until?: number | string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove the manual state (and a window still to come): the conditions decide again
+         * @description Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -5884,6 +6565,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/links/{id}/manual-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manual state and its window; stateId null when none is set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the manual state: held from `since` (default now) to `until` (absent: until cleared), then the computed state is back
+         * @description since/until: milliseconds or ISO 8601; until must be later than since and now. stateId null clears, as DELETE does. Each change is in the state history with reason 13 (text: the reason). The window survives a restart. Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Unknown fields are refused (400 naming them). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A state id (see GET /states); null clears the manual state */
+                        stateId: number | null;
+                        /** @description Why: kept in the state history (reason 13, `text`) */
+                        reason?: string;
+                        since?: number | string | null;
+                        until?: number | string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove the manual state (and a window still to come): the conditions decide again
+         * @description Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/links/{id}/state": {
         parameters: {
             query?: never;
@@ -6033,6 +6836,128 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/entities/{id}/manual-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manual state and its window; stateId null when none is set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the manual state: held from `since` (default now) to `until` (absent: until cleared), then the computed state is back
+         * @description since/until: milliseconds or ISO 8601; until must be later than since and now. stateId null clears, as DELETE does. Each change is in the state history with reason 13 (text: the reason). The window survives a restart. Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Unknown fields are refused (400 naming them). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A state id (see GET /states); null clears the manual state */
+                        stateId: number | null;
+                        /** @description Why: kept in the state history (reason 13, `text`) */
+                        reason?: string;
+                        since?: number | string | null;
+                        until?: number | string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The manual state; null when none is set */
+                            stateId: number | null;
+                            reason: string;
+                            /** @description ms; when the state is held from */
+                            since: number | null;
+                            /** @description ms; when it ends; null: until cleared */
+                            until: number | null;
+                            /** @description Held now (false: none set, or a window still to come) */
+                            active: boolean;
+                            /** @description Who set it */
+                            userId: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove the manual state (and a window still to come): the conditions decide again
+         * @description Right modify-objects or manage-objects (links: modify-links or manage-links).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -7771,6 +8696,406 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/objects/{id}/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entity's documents, oldest first
+         * @description Reading follows the entity's visibility (a hidden entity answers 404).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description What a client stores and shows: for a URL document the URL (credentials and query values masked for readers without manage-service-properties); for a file the path (under the API) that serves it back, e.g. /node/api/objects/{id}/docs/{docId}/file */
+                            value: string;
+                            /** @description The name given, else the uploaded file's name (or the URL) */
+                            name: string;
+                            /** @description A file's media type; null for a URL document */
+                            contentType: string | null;
+                            /** @description A file's length in bytes; null for a URL document */
+                            size: number | null;
+                            /** @description ms */
+                            created: number;
+                            /** @description Who added it */
+                            userId: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a document: a file (multipart/form-data field "file", or a raw body) or a URL (JSON {url, name?})
+         * @description Right modify-objects or manage-objects, and the entity inside the caller's objectPermissions. A file is at most docs.maxBytes (10485760 bytes here; 413 PayloadTooLarge above) and is stored in the database. value is the path serving the file back, or the URL. A form field other than file and name, or a JSON field other than url and name, answers 400 naming it.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The name of a file sent as a raw body (a form sends the file's own name) */
+                    name?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                        name?: string;
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file (one), e.g. curl -F file=@manual.pdf
+                         */
+                        file: string;
+                        /** @description Optional name to show instead of the file's own */
+                        name?: string;
+                    };
+                    "application/octet-stream": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description What a client stores and shows: for a URL document the URL (credentials and query values masked for readers without manage-service-properties); for a file the path (under the API) that serves it back, e.g. /node/api/objects/{id}/docs/{docId}/file */
+                            value: string;
+                            /** @description The name given, else the uploaded file's name (or the URL) */
+                            name: string;
+                            /** @description A file's media type; null for a URL document */
+                            contentType: string | null;
+                            /** @description A file's length in bytes; null for a URL document */
+                            size: number | null;
+                            /** @description ms */
+                            created: number;
+                            /** @description Who added it */
+                            userId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/objects/{id}/docs/{docId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file document's bytes, as an attachment
+         * @description Reading follows the entity's visibility (a hidden entity answers 404). Served with its Content-Type, Content-Disposition: attachment and nosniff (never rendered in this origin). A URL document has no file here (404).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    docId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/objects/{id}/docs/{docId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document
+         * @description Right modify-objects or manage-objects, and the entity inside the caller's objectPermissions.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    docId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/links/{id}/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entity's documents, oldest first
+         * @description Reading follows the entity's visibility (a hidden entity answers 404).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description What a client stores and shows: for a URL document the URL (credentials and query values masked for readers without manage-service-properties); for a file the path (under the API) that serves it back, e.g. /node/api/objects/{id}/docs/{docId}/file */
+                            value: string;
+                            /** @description The name given, else the uploaded file's name (or the URL) */
+                            name: string;
+                            /** @description A file's media type; null for a URL document */
+                            contentType: string | null;
+                            /** @description A file's length in bytes; null for a URL document */
+                            size: number | null;
+                            /** @description ms */
+                            created: number;
+                            /** @description Who added it */
+                            userId: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a document: a file (multipart/form-data field "file", or a raw body) or a URL (JSON {url, name?})
+         * @description Right modify-links or manage-links, and the entity inside the caller's objectPermissions. A file is at most docs.maxBytes (10485760 bytes here; 413 PayloadTooLarge above) and is stored in the database. value is the path serving the file back, or the URL. A form field other than file and name, or a JSON field other than url and name, answers 400 naming it.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The name of a file sent as a raw body (a form sends the file's own name) */
+                    name?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                        name?: string;
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file (one), e.g. curl -F file=@manual.pdf
+                         */
+                        file: string;
+                        /** @description Optional name to show instead of the file's own */
+                        name?: string;
+                    };
+                    "application/octet-stream": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @description What a client stores and shows: for a URL document the URL (credentials and query values masked for readers without manage-service-properties); for a file the path (under the API) that serves it back, e.g. /node/api/objects/{id}/docs/{docId}/file */
+                            value: string;
+                            /** @description The name given, else the uploaded file's name (or the URL) */
+                            name: string;
+                            /** @description A file's media type; null for a URL document */
+                            contentType: string | null;
+                            /** @description A file's length in bytes; null for a URL document */
+                            size: number | null;
+                            /** @description ms */
+                            created: number;
+                            /** @description Who added it */
+                            userId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/links/{id}/docs/{docId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file document's bytes, as an attachment
+         * @description Reading follows the entity's visibility (a hidden entity answers 404). Served with its Content-Type, Content-Disposition: attachment and nosniff (never rendered in this origin). A URL document has no file here (404).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    docId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/links/{id}/docs/{docId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a document
+         * @description Right modify-links or manage-links, and the entity inside the caller's objectPermissions.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    docId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
