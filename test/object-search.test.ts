@@ -79,7 +79,7 @@ describe('criteria', () => {
     assertError(refused, 400, 'BadRequest');
   });
 
-  it('answers whole object records, without properties unless asked', async () => {
+  it('answers full object records (issue 16: properties included), as GET /objects/:id', async () => {
     const res = await search({ search: { id: web1.id } });
     assert.equal(res.status, 200);
     assert.equal(res.body.length, 1);
@@ -90,7 +90,7 @@ describe('criteria', () => {
     assert.deepEqual(rec.parent_id, [dc.id]);
     assert.equal(rec.path, 'srch-dc/web-01');
     assert.deepEqual(rec.tags, [tag1]);
-    assert.equal('properties' in rec, false);
+    assert.ok(Array.isArray(rec.properties), 'full record: properties without asking (issue 16; was left out)');
     assert.deepEqual(rec, (await asAdmin('GET', `/objects/${web1.id}`)).body);
   });
 
@@ -212,7 +212,8 @@ describe('options', () => {
       [['ip', '10.0.0.3'], ['role', 'database']],
     );
 
-    assertError(await search({ search: { id: web1.id }, options: { fields: ['name', 'nonsense'] } }), 400, 'BadRequest');
+    // Issue 16 point 4: unknown field names are ignored (was 400).
+    assert.deepEqual((await search({ search: { id: web1.id }, options: { fields: ['name', 'nonsense'] } })).body, [{ id: web1.id, name: 'web-01' }]);
   });
 });
 

@@ -198,7 +198,11 @@ describe('persistence', () => {
     const after_ = await snapshot();
     assert.deepEqual(after_, before_);
     // As created, but for its state: it shows its child q's NoData.
-    assert.deepEqual((await asAdmin('GET', `/objects/${p.id}`)).body, { ...p, state_id: 7 }, 'p as created');
+    // (Full records, issue 16: last_state_update is when it took that state, kept over the restart.)
+    const pNow = (await asAdmin('GET', `/objects/${p.id}`)).body;
+    assert.deepEqual(pNow, { ...p, state_id: 7, last_state_update: pNow.last_state_update, child_ids: [q.id, r.id] }, 'p as created, with its children');
+    assert.ok(pNow.last_state_update >= p.created, 'its state changed after it was created');
+    assert.equal(after_.pChildren.find((c: { id: string }) => c.id === q.id).last_state_update, before_.pChildren.find((c: { id: string }) => c.id === q.id).last_state_update);
     assertError(await asAdmin('GET', `/objects/${doomed.id}`), 404, 'ResourceNotFound');
     assertError(await asAdmin('GET', `/tags/${doomedTag.id}`), 404, 'ResourceNotFound');
 

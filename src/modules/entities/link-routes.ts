@@ -83,19 +83,20 @@ export function linkRoutes(api: Api, s: CatalogServices): void {
   api.get('/entities', {
     schema: {
       tags: entityTags,
-      summary: 'Child objects and links of the root (= /entities/1/children)',
+      summary: 'Child objects and links of the root (= /entities/1/children), full records',
+      description: `Without fields: full records, as /objects/1/children and /objects/1/children/links give them. ${PAGED}`,
       querystring: ListQuery,
       response: { 200: Type.Array(EntitySchema) },
     },
     config: ENTITY_LISTING,
-  }, async (req, reply) => sendEntities(req, reply, page(req.query), s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), parseFields(req.query.fields))));
+  }, async (req, reply) => sendEntities(req, reply, page(req.query), s.queries.entityChildren(actor(req), ROOT_ID, page(req.query), orFull(parseFields(req.query.fields)))));
 
   api.get('/entities/:id', {
     schema: { tags: entityTags, summary: 'One entity: an object (entityType 1) or a link (2); without fields, the full record', params: IdParams, querystring: FieldsQuery, response: { 200: EntitySchema } },
   }, async (req, reply) => sendJson(reply, s.queries.getEntity(actor(req), req.params.id, orFull(parseFields(req.query.fields)))));
 
   api.get('/entities/:id/children', {
-    schema: { tags: entityTags, summary: 'Child objects of an object, then the links between them', params: IdParams, querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
+    schema: { tags: entityTags, summary: 'Child objects of an object, then the links between them, full records', description: PAGED, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(EntitySchema) } },
     config: ENTITY_LISTING,
-  }, async (req, reply) => sendEntities(req, reply, page(req.query), s.queries.entityChildren(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
+  }, async (req, reply) => sendEntities(req, reply, page(req.query), s.queries.entityChildren(actor(req), req.params.id, page(req.query), orFull(parseFields(req.query.fields)))));
 }

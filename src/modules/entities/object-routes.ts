@@ -120,8 +120,8 @@ export function objectRoutes(api: Api, s: CatalogServices): void {
   }, async (req, reply) => sendPage(req, reply, page(req.query), s.queries.children(actor(req), req.params.id, page(req.query), orFull(parseFields(req.query.fields)))));
 
   api.get('/objects/:id/children/links', {
-    schema: { tags, summary: 'Links whose two ends are both children of the object (paged)', description: PAGED, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
-  }, async (req, reply) => sendPage(req, reply, page(req.query), s.queries.childLinks(actor(req), req.params.id, page(req.query), parseFields(req.query.fields))));
+    schema: { tags, summary: 'Links whose two ends are both children of the object (paged), full records', description: `Without fields: full link records. ${PAGED}`, params: IdParams, querystring: ListQuery, response: { 200: Type.Array(LinkSchema) } },
+  }, async (req, reply) => sendPage(req, reply, page(req.query), s.queries.childLinks(actor(req), req.params.id, page(req.query), orFull(parseFields(req.query.fields)))));
 
   api.get('/objects/:id/paths', {
     schema: { tags, summary: 'Every path from the object up to the root, with a record of each object on them', params: IdParams, response: { 200: PathsSchema } },
