@@ -19,7 +19,8 @@ function setup() {
     checkpoint: async () => {},
   } as unknown as HistoryService;
   const intake = createStatIntake({
-    history, catalog: { entity: () => ({}) } as unknown as Catalog, bus: new EventBus(), engine: { dataArrived: async () => {} },
+    // setting: the stat rules step looks up each entity's rules (none here).
+    history, catalog: { entity: () => ({}), setting: () => undefined } as unknown as Catalog, bus: new EventBus(), engine: { dataArrived: async () => {} },
     clock: Date.now, logger: pino({ level: 'silent' }), checkpointMs: 1e9,
   });
   const item = (ts: number): StatItem => ({ entityId: '1', entityType: 1, timestamp: ts, payload: {}, numbers: [], values: {} });

@@ -1,7 +1,8 @@
 // The arithmetic of a report's `formula` (`{{rx}}+{{tx}}`, `({{a}}-{{b}})/2`, `{{bytes}}*8`):
-// numbers, + - * /, parentheses, unary minus and `{{metric}}` references. A small recursive
-// descent parser compiled to closures: no eval, bounded length and nesting, so a request can
-// neither run code nor exhaust the stack.
+// numbers, + - * /, parentheses, unary minus and `{{metric}}` references. Stat rules
+// (core/stat-rules) use it too, with references named `{{current.x}}` and `{{new.x}}`. A
+// small recursive descent parser compiled to closures: no eval, bounded length and nesting,
+// so a request can neither run code nor exhaust the stack.
 
 export class FormulaError extends Error {
   override name = 'FormulaError';
@@ -32,7 +33,15 @@ export function metricRef(text: string): string | undefined {
   return name ? name : undefined;
 }
 
-export function parseFormula(text: string): Formula {
+export interface FormulaOptions {
+  /**
+   * A formula of numbers alone is allowed (stat rules may set a constant); reports refuse it,
+   * since a report series must come from some metric.
+   */
+  allowConstant?: boolean;
+}
+
+export function parseFormula(text: string, options: FormulaOptions = {}): Formula {
   if (text.length > MAX_FORMULA_LENGTH) throw new FormulaError(`longer than ${MAX_FORMULA_LENGTH} characters`);
   const refs: string[] = [];
   const slot = new Map<string, number>();
@@ -125,6 +134,6 @@ export function parseFormula(text: string): Formula {
   const root = sum();
   skipSpace();
   if (pos < text.length) fail(text[pos] === ')' ? 'unmatched ")"' : 'unexpected text');
-  if (refs.length === 0) throw new FormulaError('names no metric; expected at least one {{metric}}');
+  if (refs.length === 0 && !options.allowConstant) throw new FormulaError('names no metric; expected at least one {{metric}}');
   return { refs, evaluate: root };
 }

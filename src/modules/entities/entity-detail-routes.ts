@@ -1,5 +1,5 @@
 // Routes hanging off one entity, the same under /objects, /links and /entities: properties,
-// state conditions, incident conditions, state triggers and the audit log.
+// state conditions, incident conditions, state triggers, stat rules and the audit log.
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
@@ -41,7 +41,19 @@ const SETTINGS: Array<{ path: string; kind: SettingKind; summary: string }> = [
   { path: 'state-conditions', kind: 'stateConditions', summary: 'state conditions: ordered [{condition, state, description}], first match wins' },
   { path: 'incident-conditions', kind: 'incidentConditions', summary: 'incident conditions: [{id, condition, clearCondition, text, state (incident level)}]' },
   { path: 'state-triggers', kind: 'stateTriggers', summary: 'state triggers: [{type (webhook | e-mail), payload, states, duration}]' },
+  {
+    path: 'stat-rules',
+    kind: 'statRules',
+    summary: 'stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}]',
+  },
 ];
+
+/** What the stat-rules document means (core/stat-rules). */
+const STAT_RULES_TEXT = 'A rule whose condition holds (the state-condition syntax, no _duration, over the incoming metrics by name, also as new.<name>, '
+  + 'and the last stored values as current.<name>), or that has none, runs its actions in order: '
+  + '{"type": "set", "metric": "rate", "value": "({{new.count}} - {{current.count}}) / 60"} writes a metric from a formula (numbers, + - * /, parentheses; '
+  + 'a reference without a numeric value leaves the metric unset); {"type": "extend"} merges the payload into the last one (GET .../stat shows the union; '
+  + 'history takes only what came); {"type": "drop"} discards the payload (the push still answers 204). At most 100 rules of 20 actions.';
 
 export function entityDetailRoutes(api: Api, s: CatalogServices): void {
   const actor = (req: FastifyRequest) => s.access.actorOf(principalOf(req));
@@ -90,7 +102,7 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
           tags,
           summary: `Replace the entity's ${setting.summary}`,
           description: 'Validated before it is stored: a bad clause answers 400 naming it. Right modify-objects/manage-objects (links: modify-links/manage-links).'
-            + (setting.kind === 'stateTriggers' ? '' : ` ${EVENT_FIELDS}`),
+            + (setting.kind === 'stateTriggers' ? '' : setting.kind === 'statRules' ? ` ${STAT_RULES_TEXT}` : ` ${EVENT_FIELDS}`),
           params: IdParams,
           body: Type.Array(Type.Unknown(), { maxItems: 1000 }),
           response: { 200: Type.Array(Type.Unknown()) },

@@ -1,8 +1,9 @@
-// Per-entity settings: state conditions, incident conditions and state triggers. They are
-// validated before they are stored (core/conditions); evaluating them is the engine's work.
+// Per-entity settings: state conditions, incident conditions, state triggers and stat rules.
+// They are validated before they are stored (core/conditions); evaluating them is the engine's work.
 import { ConditionError } from '../../core/conditions/condition-syntax.js';
 import { validateIncidentConditions, validateStateConditions, validateStateTriggers } from '../../core/conditions/entity-settings.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
+import { validateStatRules } from '../../core/stat-rules/stat-rules.js';
 import { MaskedSecretError, redactTriggers, restoreTriggerSecrets } from '../../core/secrets/trigger-secrets.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
@@ -28,6 +29,10 @@ function countPatterns(value: unknown, budget = { left: MAX_PATTERNS_PER_DOCUMEN
   return MAX_PATTERNS_PER_DOCUMENT + 1 - budget.left;
 }
 
+function badKind(kind: SettingKind): never {
+  throw new Error(`settings of kind ${kind} are not stored through the settings service`);
+}
+
 export function createSettingsService({ catalog, clock, incidentLevels }: {
   catalog: Catalog;
   clock: () => number;
@@ -42,7 +47,10 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
       const doc =
         kind === 'stateConditions' ? validateStateConditions(value, states)
         : kind === 'incidentConditions' ? validateIncidentConditions(value, incidentLevels())
-        : validateStateTriggers(value, states);
+        : kind === 'statRules' ? validateStatRules(value)
+        : kind === 'stateTriggers' ? validateStateTriggers(value, states)
+        // The manual-state window is the engine's document (PUT .../manual-state), never stored here.
+        : badKind(kind);
       return doc;
     } catch (err) {
       if (err instanceof ConditionError) throw badRequest(where === kind ? err.message : `${where}: ${err.message}`);
