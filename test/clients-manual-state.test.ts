@@ -161,6 +161,21 @@ describe('PUT /objects/:id/manual-state with a window', () => {
   });
 });
 
+describe('hidden entities', () => {
+  it('an object outside objectPermissions is absent: 404 to GET, PUT and DELETE, and nothing changes', async () => {
+    const PW = 'pw-manual-2';
+    const visible = await fresh();
+    const hidden = await working();
+    await createUser(server, { login: 'ms-part', password: PW, permissions: ['manage-objects'], objectPermissions: { include: [visible] } });
+    const who = as('ms-part', PW);
+    assertError(await getManual(hidden, 'objects', who), 404, 'ResourceNotFound');
+    assertError(await putManual(hidden, { stateId: 8 }, 'objects', who), 404, 'ResourceNotFound');
+    assertError(await call(server, 'DELETE', `/objects/${hidden}/manual-state`, { headers: who }), 404, 'ResourceNotFound');
+    assert.equal(await d.shown(hidden), 3);
+    assert.equal((await putManual(visible, { stateId: 8 }, 'objects', who)).status, 200);
+  });
+});
+
 describe('a manual-state window survives a restart', () => {
   it('held across the restart and ended on time; one over while down ends at start; a pending one starts', async () => {
     const held = await working();

@@ -125,6 +125,21 @@ describe('stat rules over HTTP', () => {
   });
 });
 
+describe('hidden entities', () => {
+  it('an object outside objectPermissions is absent: 404 to GET and PUT of its stat rules', async () => {
+    const PW = 'pw-rules-2';
+    const visible = await fresh();
+    const hidden = await fresh();
+    assert.equal((await putRules(hidden, [{ actions: [{ type: 'drop' }] }])).status, 200);
+    await createUser(server, { login: 'sr-part', password: PW, permissions: ['manage-objects'], objectPermissions: { include: [visible] } });
+    const who = as('sr-part', PW);
+    assertError(await call(server, 'GET', `/objects/${hidden}/stat-rules`, { headers: who }), 404, 'ResourceNotFound');
+    assertError(await putRules(hidden, [], 'objects', who), 404, 'ResourceNotFound');
+    assert.equal((await call(server, 'GET', `/objects/${hidden}/stat-rules`, { headers: adminAuth })).body.length, 1, 'unchanged');
+    assert.equal((await putRules(visible, [{ actions: [{ type: 'drop' }] }], 'objects', who)).status, 200);
+  });
+});
+
 describe('stat rules over MQTT', () => {
   it('objects/<id>/stat goes through the same rules (set, then drop)', async () => {
     const id = await fresh();

@@ -51,3 +51,11 @@ describe('metricRef', () => {
     assert.equal(metricRef('{{}}'), undefined);
   });
 });
+
+describe('parseFormula with allowConstant (stat rules)', () => {
+  it('takes a formula of numbers alone; reports still refuse it', () => {
+    const f = parseFormula('2 * (3 + 4)', { allowConstant: true });
+    assert.deepEqual([f.refs, f.evaluate([])], [[], 14]);
+    assert.throws(() => parseFormula('2 * (3 + 4)'), FormulaError);
+  });
+});
