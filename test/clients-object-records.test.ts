@@ -166,6 +166,10 @@ describe('point 8: PATCH replaces properties; fields a route cannot change are 4
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.name, 'roundtrip-2');
     assert.equal(res.body.properties[0].value, 'v');
+    // A property record sent back with a field it cannot change.
+    const props = res.body.properties.map((p: { created: number }) => ({ ...p, created: p.created + 1 }));
+    assertError(await py('PATCH', `/objects/${o.id}`, { properties: props }), 400, 'BadRequest', /body\.properties\[0\]\.created/);
+    assertError(await py('PATCH', `/objects/${o.id}`, { properties: [{ name: 'n', value: 'v', colour: 'red' }] }), 400, 'BadRequest', /body\.properties\[0\]\.colour/);
   });
 
   it('the rights of the props routes: manage-properties; service properties need manage-service-properties; read-only refuse', async () => {

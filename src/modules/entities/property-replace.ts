@@ -7,13 +7,18 @@
 // it was shown: a service property whose value is exactly what such a reader is shown is
 // unchanged, so the stored secret stays (as state triggers keep theirs, core/secrets). Any other
 // change of a service property needs the right anyway (property-rules.ts).
-import { redactPropertyText } from '../../core/secrets/check-secrets.js';
+import { redactProperty, redactPropertyText } from '../../core/secrets/check-secrets.js';
 import { badRequest } from '../../http/errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { SERVICE_PROPERTY, propertyValueText } from './entity-input.js';
 import type { PropertyChange } from './properties-service.js';
-import type { PropertyInputT, PropertyReplaceItemT } from './schemas.js';
+import { refuseUnwritableFields, writableFields } from './body-fields.js';
+import { type PropertyInputT, PropertyReplaceItem, type PropertyReplaceItemT } from './schemas.js';
+
+const ITEM_FIELDS = writableFields(PropertyReplaceItem);
+/** The fields of a property record beside the ones an item writes. */
+const PROPERTY_RECORD_FIELDS = new Set(['entity_id', 'created', 'updated']);
 
 export interface ReplacementPlan {
   removed: PropRow[];
@@ -34,12 +39,18 @@ export function replacementOf(entity: MemEntity, incoming: readonly PropertyRepl
     created: [],
     whereOf: (id, name) => whereById.get(id) ?? whereByName.get(name) ?? 'properties: ',
   };
+  const storedFor = (item: PropertyReplaceItemT) => (item.id !== undefined ? entity.properties.find((p) => p.id === item.id) : entity.properties.find((p) => p.name === item.name));
   incoming.forEach((item, i) => {
     const where = `properties[${i}].`;
+    // An item is often a property record read and sent back: its other fields (entity_id,
+    // created, updated) are taken when they carry the stored values, refused when they differ.
+    const shown = storedFor(item);
+    const current: Record<string, unknown> = shown ? { ...(clearSecrets ? shown : redactProperty(shown)) } : { entity_id: entity.id };
+    refuseUnwritableFields(item, ITEM_FIELDS, current, PROPERTY_RECORD_FIELDS, `body.properties[${i}]`);
     if (names.has(item.name)) throw badRequest(`${where}name: "${item.name}" appears twice`);
     names.add(item.name);
     whereByName.set(item.name, where);
-    const prop = item.id !== undefined ? entity.properties.find((p) => p.id === item.id) : entity.properties.find((p) => p.name === item.name);
+    const prop = storedFor(item);
     if (item.id !== undefined && !prop) throw badRequest(`${where}id: entity ${entity.id} has no property ${item.id}`);
     if (!prop) {
       plan.created.push({ input: { name: item.name, value: item.value, type_id: item.type_id }, where });
