@@ -201,6 +201,16 @@ describe('point 8: PATCH replaces properties; fields a route cannot change are 4
     assert.equal(stored.find((p: { name: string }) => p.name === 'note').value, 'n2');
   });
 
+  it('POST /objects with a known discovery_id takes the properties reported again (added and changed, none removed)', async () => {
+    const first = await py('POST', '/objects', { name: 'disc-c2', discovery_id: 'disc-c2', properties: [{ name: 'ip', value: '10.0.0.1' }] });
+    assert.equal(first.status, 201, first.text);
+    assert.equal((await asAdmin('POST', `/objects/${first.body.id}/props`, { name: 'by-hand', value: 'kept' })).status, 201);
+    const again = await py('POST', '/objects', { name: 'disc-c2', discovery_id: 'disc-c2', properties: [{ name: 'ip', value: '10.0.0.2' }, { name: 'os', value: 'linux' }] });
+    assert.equal(again.status, 200, again.text);
+    const shown = again.body.properties.map((p: { name: string; value: string }) => `${p.name}=${p.value}`).sort();
+    assert.deepEqual(shown, ['by-hand=kept', 'ip=10.0.0.2', 'os=linux'], 'was: the properties of a report were dropped silently');
+  });
+
   it('unknown or read-only body fields are 400 naming them (PATCH/POST objects and links)', async () => {
     const o = await mkObject({ name: 'strict-body' });
     const t = await mkObject({ name: 'strict-target' });
