@@ -10,18 +10,7 @@ import { formatTime } from '../../../components/format';
 import { useAction } from '../../../components/use-action';
 import { ConfirmButton } from './confirm-button';
 import { useEntity } from './entity';
-
-// The list's record (src/modules/docs/schemas.ts DocSchema). TODO(issue 16): take it from
-// schema.d.ts once it is regenerated with the docs routes, and list through openapi-fetch.
-interface Doc {
-  id: string;
-  value: string;
-  name: string;
-  contentType: string | null;
-  size: number | null;
-  created: number;
-  userId: string;
-}
+import type { Doc } from './types';
 
 const sizeText = (n: number | null) => (n === null ? 'link' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`);
 

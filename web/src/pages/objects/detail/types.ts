@@ -13,3 +13,4 @@ export type ManualState = Ok<'/node/api/objects/{id}/state'>;
 export type Annotation = Ok<'/node/api/history-annotations'>[number];
 export type CheckDefinition = components['schemas']['CheckDefinition'];
 export type LinkRecord = Ok<'/node/api/links/{id}'>;
+export type Doc = Ok<'/node/api/objects/{id}/docs'>[number];
