@@ -117,6 +117,15 @@ describe('object documents (issue 16 point 10)', () => {
     assert.equal((await admin.asAdmin('GET', `/objects/${obj.id}/docs`)).body.length, 1);
   });
 
+  test('a form whose "file" is a text field (curl -F file=<x.txt) is 400 saying so, not "unknown field file"', async () => {
+    const obj = await admin.mkObject({ name: 'text-field-docs' });
+    const form = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"\r\n\r\nhello\r\n--${BOUNDARY}--\r\n`);
+    const res = await upload(`/objects/${obj.id}/docs`, form);
+    assertError(res, 400, 'BadRequest', /body\.file: sent as a text field/);
+    assert.doesNotMatch(res.body.message, /unknown field/);
+    assert.equal((await admin.asAdmin('GET', `/objects/${obj.id}/docs`)).body.length, 0);
+  });
+
   test('an uploaded HTML page is never rendered in our origin: attachment, nosniff, the API CSP', async () => {
     const obj = await admin.mkObject({ name: 'html-docs' });
     const res = await upload(`/objects/${obj.id}/docs`, curlForm('x".html', 'text/html', Buffer.from('<script>alert(document.cookie)</script>'), { name: 'Evil page' }));

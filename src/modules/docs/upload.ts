@@ -42,6 +42,8 @@ export async function readForm(req: FastifyRequest, maxBytes: number): Promise<N
         if (part.fieldname !== FILE_FIELD) throw badRequest(`body.${part.fieldname}: unknown field; send the document as the form field "${FILE_FIELD}"`);
         file = { fileName: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
       } else {
+        // `-F file=<x.txt` or FormData.append('file', text): the field is known, but not a file.
+        if (part.fieldname === FILE_FIELD) throw badRequest(`body.${FILE_FIELD}: sent as a text field; send the document as a file part (with a filename), as curl -F ${FILE_FIELD}=@x.pdf does`);
         if (part.fieldname !== NAME_FIELD) throw badRequest(`body.${part.fieldname}: unknown field; known: ${FILE_FIELD}, ${NAME_FIELD}`);
         if (part.valueTruncated) throw badRequest(`body.${NAME_FIELD}: too long`);
         name = String(part.value);
