@@ -8,8 +8,18 @@
 // not make (a record read a while ago may carry a stale value; the answer says which field).
 // A name the record does not have at all is refused as unknown. The request schemas let these
 // fields through (the validator would strip them instead of refusing them).
+//
+// Some fields change on their own while a client holds a record (state_id and
+// last_state_update with every evaluation, metrics_cache with new metrics, updated with every
+// change, child_ids as children come and go, path and class_name with any rename above): sent
+// back, they are accepted whatever their value, or a bulk tool that reads once and writes
+// twice, or writes while data flows, would fail at random. These routes never write them
+// (states: PUT .../state or .../manual-state).
 import type { TObject } from 'typebox';
 import { badRequest } from '../../http/errors.js';
+
+/** Fields that move without the client's doing: accepted in a body whatever their value. */
+const CHANGES_ON_ITS_OWN: ReadonlySet<string> = new Set(['state_id', 'last_state_update', 'metrics_cache', 'updated', 'child_ids', 'path', 'class_name']);
 
 /** The fields a body schema writes. */
 export const writableFields = (schema: TObject): ReadonlySet<string> => new Set(Object.keys(schema.properties));
@@ -46,7 +56,7 @@ export function refuseUnwritableFields(
   for (const [field, value] of Object.entries(body)) {
     if (writable.has(field)) continue;
     const shown = field === '_id' ? current.id : current[field];
-    if (shown !== undefined && sameValue(value, shown)) continue;
+    if (shown !== undefined && (CHANGES_ON_ITS_OWN.has(field) || sameValue(value, shown))) continue;
     if (shown !== undefined) {
       throw badRequest(`${where}.${field}: cannot be changed here (sent back, it must carry the value the record has: ${shortJson(shown)})`);
     }
