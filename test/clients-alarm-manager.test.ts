@@ -128,6 +128,17 @@ describe('point 1: GET /incidents?owner=true embeds the entity each incident bel
     assert.doesNotMatch(res.text, new RegExp(`"${t.secret}"|am-secret`), 'the hidden parent is named nowhere');
   });
 
+  it('owner=True (Python\'s spelling) and owner=1 embed too; owner=False does not', async () => {
+    for (const flag of ['True', '1']) {
+      const res = await get(alarms, `/incidents?owner=${flag}&limit=100&skip=0`);
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.length > 0 && res.body.every((i: any) => i.owner && i.owner.id === i.entityId), flag);
+    }
+    const off = await get(alarms, '/incidents?owner=False&limit=100&skip=0');
+    assert.equal(off.status, 200, off.text);
+    assert.ok(off.body.every((i: any) => !('owner' in i)));
+  });
+
   it('owner=false or absent: no owner embedded', async () => {
     for (const query of ['?owner=false&limit=100&skip=0', '?limit=100&skip=0']) {
       const res = await get(alarms, `/incidents${query}`);

@@ -8,7 +8,11 @@ import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/i
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { withOwners } from './incident-owner.js';
+
 import { commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
+
+/** A flag as clients spell it in a query: true, "true", "True" (Python) or "1". */
+const flagOn = (flag: boolean | string | undefined): boolean => flag === true || flag === 'true' || flag === 'True' || flag === '1';
 
 const SCAN_BATCH = 1000;
 /** A filtered or restricted page reads at most this many records looking for matches. */
@@ -25,8 +29,8 @@ export interface ActiveListInput extends Paging {
   filter?: string;
   /** Only incidents acknowledged by this user id. */
   acknowledgedBy?: string;
-  /** Embed each incident's entity as `owner`. */
-  owner?: boolean;
+  /** Embed each incident's entity as `owner` (true, "true", "True" or "1"). */
+  owner?: boolean | string;
 }
 
 export interface HistoryListInput extends Paging {
@@ -34,8 +38,8 @@ export interface HistoryListInput extends Paging {
   from?: number;
   to?: number;
   filter?: string;
-  /** Embed each incident's entity as `owner`. */
-  owner?: boolean;
+  /** Embed each incident's entity as `owner` (true, "true", "True" or "1"). */
+  owner?: boolean | string;
 }
 
 type Scope = IncidentQuery['scope'];
@@ -80,13 +84,13 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
       const { sort, descending } = parseSort(input.sortField, input.sortDirection);
       // An empty acknowledgedBy is no filter given (not "unacknowledged").
       const found = await page(actor, { scope: 'active', sort, descending, owner: input.acknowledgedBy || undefined }, input.filter, input);
-      return input.owner ? withOwners(catalog, actor, found) : found;
+      return flagOn(input.owner) ? withOwners(catalog, actor, found) : found;
     },
 
     /** Incidents in history by `timestamp`, newest first (`inverse`: oldest first). */
     async history(actor: EntityActor, input: HistoryListInput): Promise<IncidentView[]> {
       const found = await page(actor, { scope: 'history', sort: 'timestamp', descending: !input.inverse, from: input.from, to: input.to }, input.filter, input);
-      return input.owner ? withOwners(catalog, actor, found) : found;
+      return flagOn(input.owner) ? withOwners(catalog, actor, found) : found;
     },
 
     get: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'active')),

@@ -25,7 +25,10 @@ export const OwnerSchema = Type.Object({
   description: 'the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties',
 });
 
-const OwnerFlag = Type.Optional(Type.Boolean({ description: 'true: each incident carries the entity it belongs to as `owner`' }));
+// Python clients send True/False (str(True)); 1/0 are the other common spellings of a flag.
+const OwnerFlag = Type.Optional(
+  Type.Union([Type.Boolean(), Type.String({ pattern: '^(true|false|True|False|1|0)$' })], { description: 'true (also True, 1): each incident carries the entity it belongs to as `owner`' }),
+);
 
 export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
