@@ -147,6 +147,16 @@ describe('point 4: fields= naming unknown fields', () => {
     assert.equal(only.status, 200, only.text);
     assert.deepEqual(only.body, { id: o.id });
   });
+
+  it('fields repeated (fields=a&fields=b), as query builders send a list, selects both', async () => {
+    const o = await mkObject({ name: 'fields-repeated' });
+    const res = await call(server, 'GET', `/objects/${o.id}?fields=name&fields=foo&fields=class_name`, { headers: adminAuth });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body).sort(), ['class_name', 'id', 'name']);
+    const list = await call(server, 'GET', '/objects?fields=name&fields=path', { headers: adminAuth });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(Object.keys(list.body[0]).sort(), ['id', 'name', 'path']);
+  });
 });
 
 describe('point 8: PATCH replaces properties; fields a route cannot change are 400', () => {

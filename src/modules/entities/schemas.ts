@@ -132,14 +132,19 @@ export const EntitySchema = Type.Union([ObjectSchema, LinkSchema]);
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
+/** `fields=a,b`, also repeated (`fields=a&fields=b`), as clients build query strings. */
+const FieldsParam = Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 50 })], {
+  description: 'comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored',
+});
+
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 10000, description: 'page size; at most (and by default) 10,000: page with skip beyond that' })),
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
-  fields: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated field names; id is always included; names the server does not know are ignored' })),
+  fields: Type.Optional(FieldsParam),
 });
 export type ListQueryT = Static<typeof ListQuery>;
 
-export const FieldsQuery = Type.Object({ fields: Type.Optional(Type.String({ maxLength: 1000 })) });
+export const FieldsQuery = Type.Object({ fields: Type.Optional(FieldsParam) });
 
 /** The short record other answers embed (entities/entity-summary.ts). */
 export const EntitySummarySchema = Type.Object({

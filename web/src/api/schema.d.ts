@@ -713,8 +713,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path?: never;
@@ -1005,7 +1005,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -1194,8 +1195,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -1275,8 +1276,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -1408,8 +1409,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path?: never;
@@ -1551,7 +1552,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -1730,8 +1732,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path?: never;
@@ -1832,7 +1834,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -1941,8 +1944,8 @@ export interface paths {
                     /** @description page size; at most (and by default) 10,000: page with skip beyond that */
                     limit?: number;
                     skip?: number;
-                    /** @description comma-separated field names; id is always included; names the server does not know are ignored */
-                    fields?: string;
+                    /** @description comma-separated field names (or the parameter repeated); id is always included; names the server does not know are ignored */
+                    fields?: string | string[];
                 };
                 header?: never;
                 path: {
@@ -4479,8 +4482,8 @@ export interface paths {
                     sortDirection?: string;
                     /** @description url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused) */
                     filter?: string;
-                    /** @description true: each incident carries the entity it belongs to as `owner` */
-                    owner?: boolean;
+                    /** @description true (also True, 1): each incident carries the entity it belongs to as `owner` */
+                    owner?: boolean | string;
                     /** @description only incidents acknowledged by this user id (empty: no filter) */
                     acknowledgedBy?: string;
                 };
@@ -5096,8 +5099,8 @@ export interface paths {
                     to?: number;
                     /** @description url-encoded JSON, MongoDB-style over the record fields, e.g. {"state":1} or {"reason.code":{"$in":[1,13]}} ($where and code are refused) */
                     filter?: string;
-                    /** @description true: each incident carries the entity it belongs to as `owner` */
-                    owner?: boolean;
+                    /** @description true (also True, 1): each incident carries the entity it belongs to as `owner` */
+                    owner?: boolean | string;
                 };
                 header?: never;
                 path?: never;
