@@ -295,3 +295,17 @@ describe('point 11: lists say when they were cut', () => {
     assert.equal(kids.headers.get('x-total-count'), '1');
   });
 });
+
+describe('point 8 on every route: a body field the route does not know is refused, never dropped', () => {
+  it('PUT /objects/:id/state, POST /classes, POST /tags and PATCH /users/:id name the unknown field', async () => {
+    const o = await mkObject({ name: 'closed-bodies' });
+    assertError(await py('PUT', `/objects/${o.id}/state`, { state_id: 3, foo: 1 }), 400, 'BadRequest', /^body\.foo: unknown field/);
+    assert.notEqual((await asAdmin('GET', `/objects/${o.id}?fields=state_id`)).body.state_id, 3, 'the refused change was not made');
+    assertError(await py('POST', '/classes', { name: 'closed-class', foo: 1 }), 400, 'BadRequest', /^body\.foo: unknown field/);
+    assertError(await py('POST', '/tags', { name: 'closed-tag', colour: 'red' }), 400, 'BadRequest', /^body\.colour: unknown field/);
+    const me = (await py('GET', '/users/current')).body;
+    assertError(await py('PATCH', `/users/${me.id}`, { language: 'de', nickname: 'x' }), 400, 'BadRequest', /^body\.nickname: unknown field/);
+    // Free-form bodies stay free: a measurement payload takes any field.
+    assert.equal((await py('POST', `/objects/${o.id}/stat`, { anything: 1, nested: { deep: 2 } })).status, 204);
+  });
+});

@@ -63,6 +63,8 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
     const first = err.validation[0];
     const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
     const subject = path ? `${where}.${path}` : where;
+    const extra = first?.keyword === 'additionalProperties' ? (first.params as { additionalProperty?: string }).additionalProperty : undefined;
+    if (extra !== undefined) return new AppError('BadRequest', `${subject}.${extra}: unknown field`);
     // Only a body of the wrong type as a whole is InvalidContent; a missing or bad field
     // (a 'required' error also sits at the root path) is BadRequest naming that field.
     const code = where === 'body' && err.validation.some((v) => v.instancePath === '' && v.keyword === 'type') ? 'InvalidContent' : 'BadRequest';

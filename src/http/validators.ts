@@ -12,6 +12,19 @@ const addFormats: AddFormats =
 
 const common: Options = { useDefaults: true, removeAdditional: true, allErrors: false, allowUnionTypes: true, strict: false };
 
+/**
+ * A JSON body field a route does not know is refused (400 naming it), never dropped silently
+ * (api-extensions.md "Objects": a client must learn that its change was not made). A body
+ * object schema that says nothing about other fields is closed here; one that takes free-form
+ * data, or checks echoed fields itself (objects and links), says `additionalProperties: true`.
+ */
+function closedBody(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const s = schema as Record<string, unknown>;
+  if (s.type !== 'object' || s.properties === undefined || 'additionalProperties' in s || 'patternProperties' in s) return schema;
+  return { ...s, additionalProperties: false };
+}
+
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...common, ...options });
   addFormats(ajv);
@@ -20,6 +33,6 @@ function makeAjv(options: Options): Ajv {
 
 export function registerValidators(app: FastifyInstance): void {
   const forText = makeAjv({ coerceTypes: 'array' });
-  const forBodies = makeAjv({ coerceTypes: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? forBodies : forText).compile(schema));
+  const forBodies = makeAjv({ coerceTypes: false, removeAdditional: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? forBodies.compile(closedBody(schema) as object) : forText.compile(schema)));
 }

@@ -39,7 +39,7 @@ export const CreateObjectBody = Type.Object({
   tags: Type.Optional(Tags),
   client_data: Type.Optional(ClientData),
   discovery_id: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 256 })),
-});
+}, { additionalProperties: true }); // other fields are checked by body-fields.ts (echoes accepted)
 export type CreateObjectInput = Static<typeof CreateObjectBody>;
 
 export const PatchObjectBody = Type.Partial(Type.Omit(CreateObjectBody, ['properties']));
@@ -62,7 +62,7 @@ const ECHO_NOTE = 'Fields of the record that cannot be changed (id, path, state_
   + 'and refused (400 naming the field) when they differ; a field the record does not have is refused too.';
 
 /** PATCH /objects/:id: the changeable fields, and `properties` replacing the object's properties. */
-export const PatchObjectRequest = Type.Object({ ...PatchObjectBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE });
+export const PatchObjectRequest = Type.Object({ ...PatchObjectBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE, additionalProperties: true });
 export type PatchObjectRequestT = Static<typeof PatchObjectRequest>;
 
 export const ObjectSchema = Type.Object({
@@ -95,14 +95,14 @@ export const CreateLinkBody = Type.Object({
   tags: Type.Optional(Tags),
   client_data: Type.Optional(ClientData),
   operations: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
-});
+}, { additionalProperties: true }); // other fields are checked by body-fields.ts (echoes accepted)
 export type CreateLinkInput = Static<typeof CreateLinkBody>;
 
 export const PatchLinkBody = Type.Partial(Type.Omit(CreateLinkBody, ['properties']));
 export type PatchLinkInput = Static<typeof PatchLinkBody>;
 
 /** PATCH /links/:id: the changeable fields, and `properties` replacing the link's properties. */
-export const PatchLinkRequest = Type.Object({ ...PatchLinkBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE });
+export const PatchLinkRequest = Type.Object({ ...PatchLinkBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE, additionalProperties: true });
 export type PatchLinkRequestT = Static<typeof PatchLinkRequest>;
 
 export const LinkSchema = Type.Object({
@@ -173,5 +173,5 @@ export const SearchBody = Type.Object({
     fields: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 })])),
     sort: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal(1), Type.Literal(-1), Type.Literal('asc'), Type.Literal('desc')]))),
   })),
-});
+}, { additionalProperties: true }); // criteria sent without the {search} wrapper are the search
 export type SearchInput = Static<typeof SearchBody>;

@@ -800,6 +800,8 @@ export interface paths {
                         /** @description JSON text; an object or array is stored as its JSON text */
                         client_data?: unknown;
                         discovery_id?: string | null;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -936,6 +938,8 @@ export interface paths {
                                 [key: string]: 1 | -1 | "asc" | "desc";
                             };
                         };
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1127,6 +1131,8 @@ export interface paths {
                             /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
                             type_id?: number;
                         }[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1491,6 +1497,8 @@ export interface paths {
                         /** @description JSON text; an object or array is stored as its JSON text */
                         client_data?: unknown;
                         operations?: unknown[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -1669,6 +1677,8 @@ export interface paths {
                             /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
                             type_id?: number;
                         }[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
