@@ -8,6 +8,7 @@ import { before, describe, it } from 'node:test';
 import mqtt from 'mqtt';
 import { adminClient, as } from './helpers/entities.js';
 import { freeTcpPort } from './helpers/ports.js';
+import { watchEventLoop } from './helpers/event-loop.js';
 import { ADMIN, call, createUser, useTestServer, type TestServer } from './helpers/server.js';
 
 const port = await freeTcpPort();
@@ -43,12 +44,7 @@ async function withHealthProbe<T>(work: () => Promise<T>): Promise<{ result: T; 
   let running = true;
   let worst = 0;
   let probes = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 2);
+  const loop = watchEventLoop();
   const prober = (async () => {
     while (running) {
       const t0 = performance.now();
@@ -62,10 +58,10 @@ async function withHealthProbe<T>(work: () => Promise<T>): Promise<{ result: T; 
   const t0 = performance.now();
   try {
     const result = await work();
-    return { result, workMs: performance.now() - t0, worstHealthMs: worst, probes };
+    return { result, workMs: performance.now() - t0, worstHealthMs: Math.max(worst, loop.worstGapMs()), probes };
   } finally {
     running = false;
-    clearInterval(ticker);
+    loop.stop();
     await prober;
   }
 }
