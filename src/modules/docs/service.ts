@@ -12,6 +12,8 @@ import { canChange, outsidePermissions, type EntityActor } from '../catalog/acce
 import type { MemEntity } from '../catalog/catalog.js';
 import type { EntityQueries } from '../entities/entity-queries.js';
 import { safeContentType, safeFileName, safeName } from './file-names.js';
+import type { DocSchema } from './schemas.js';
+import type { Static } from 'typebox';
 
 export type DocKind = 'objects' | 'links';
 
@@ -20,16 +22,8 @@ export const MAX_DOCS_PER_ENTITY = 1000;
 export const MAX_URL_LENGTH = 2048;
 const URL_FIELDS = ['url', 'name'] as const;
 
-export interface DocView {
-  id: string;
-  /** What a client stores and shows: the URL of a URL document, the path serving a file. */
-  value: string;
-  name: string;
-  contentType: string | null;
-  size: number | null;
-  created: number;
-  userId: string;
-}
+/** A document as the API shows it (the route's schema is the one definition). */
+export type DocView = Static<typeof DocSchema>;
 
 export interface NewFile {
   /** The name to show, when the client gave one; else the uploaded file's own name. */
