@@ -7,7 +7,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Readiness } from './modules/health/routes.js';
 import { createServices } from './services.js';
-import { startListeners } from './intake/listeners.js';
+import { startListeners } from './listeners.js';
 import { securePrivateDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open-storage.js';
 

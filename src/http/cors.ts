@@ -11,7 +11,7 @@
 // Nothing is registered when no origin is listed (the default): answers stay exactly as before.
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { API_PREFIX } from './openapi.js';
+import { API_PREFIX } from '../core/api-prefix.js';
 
 export interface CorsSettings {
   origins: readonly string[];

@@ -1,21 +1,9 @@
-// The one error type of the program, and the one handler that turns any thrown error into
-// the API's `{code, message}` body. Services throw AppError; everything else is a bug (500).
+// The one handler that turns any thrown error into the API's `{code, message}` body and its
+// status. Services throw AppError (src/errors.ts); everything else is a bug (500).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BudgetExceededError } from '../core/safe-regex.js';
 import { hardenReply } from './security-headers.js';
-
-export type ErrorCode =
-  | 'InvalidContent'
-  | 'BadRequest'
-  | 'Unauthorized'
-  | 'InvalidCredentials'
-  | 'Forbidden'
-  | 'ResourceNotFound'
-  | 'Conflict'
-  | 'PayloadTooLarge'
-  | 'TooManyRequests'
-  | 'ServiceUnavailable'
-  | 'Internal';
+import { AppError, type ErrorCode } from '../errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   InvalidContent: 400,
@@ -31,23 +19,8 @@ const STATUS: Record<ErrorCode, number> = {
   Internal: 500,
 };
 
-export class AppError extends Error {
-  readonly statusCode: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** Extra response headers, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.statusCode = STATUS[code];
-  }
-}
-
-export const badRequest = (message: string) => new AppError('BadRequest', message);
-export const notFound = (what: string) => new AppError('ResourceNotFound', `${what} not found`);
-export const conflict = (message: string) => new AppError('Conflict', message);
-export const forbidden = (right: string) => new AppError('Forbidden', `Forbidden: right "${right}" is required`);
+/** The HTTP status of an error code. */
+export const statusOf = (code: ErrorCode): number => STATUS[code];
 
 /** Fastify's own errors (parsing, validation, limits) mapped onto the API's codes. */
 function fromFastifyError(err: FastifyError): AppError | undefined {
@@ -101,7 +74,7 @@ export function toAppError(err: unknown): AppError | undefined {
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.statusCode).type('application/json; charset=utf-8').send({ code: err.code, message: err.message });
+  return reply.code(statusOf(err.code)).type('application/json; charset=utf-8').send({ code: err.code, message: err.message });
 }
 
 /**

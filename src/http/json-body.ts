@@ -1,20 +1,8 @@
-// JSON request bodies: size is bounded by Fastify's bodyLimit, nesting depth is bounded here
-// before parsing, so a hostile body cannot exhaust the stack of any code that walks it later.
+// JSON request bodies: size is bounded by Fastify's bodyLimit, nesting depth by parseJsonText
+// (core/input/json-text.ts) before parsing, so a hostile body cannot exhaust the stack of any
+// code that walks it later.
 import type { FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
-import { jsonDepthExceeds } from '../core/json-depth.js';
-import { AppError } from './errors.js';
-
-export function parseJsonText(text: string, maxDepth: number): unknown {
-  if (jsonDepthExceeds(text, maxDepth)) {
-    throw new AppError('InvalidContent', `JSON nesting deeper than ${maxDepth} levels`);
-  }
-  try {
-    return secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
-  } catch (err) {
-    throw new AppError('InvalidContent', `body is not valid JSON: ${(err as Error).message}`);
-  }
-}
+import { parseJsonText } from '../core/input/json-text.js';
 
 export function registerJsonBodyParser(app: FastifyInstance, maxDepth: number): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);

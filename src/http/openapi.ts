@@ -1,8 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same route schemas that validate requests.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-
-export const API_PREFIX = '/node/api';
+import { API_PREFIX } from '../core/api-prefix.js';
 
 /** `schemas`: named shapes the routes refer to in words (a check definition, say), for clients to read. */
 export async function registerOpenApi(app: FastifyInstance, version: string, schemas: Record<string, unknown> = {}): Promise<void> {

@@ -3,12 +3,8 @@
 // `X-Total-Count` always (what the caller may see, hidden entities not counted), and a
 // `Link: <...?skip=N&limit=M>; rel="next"` while more remain after this page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type RecordList, sendRecords } from './record-list.js';
-
-export interface PagedList<T> extends RecordList<T> {
-  /** How many the whole list holds for this caller. */
-  total: number;
-}
+import { sendRecords } from './record-list.js';
+import type { PagedList } from '../core/input/record-list.js';
 
 export const TOTAL_HEADER = 'X-Total-Count';
 

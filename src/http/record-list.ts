@@ -5,10 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
-export interface RecordList<T = unknown> {
-  items: readonly T[];
-  view: (item: T) => object;
-}
+import type { RecordList } from '../core/input/record-list.js';
 
 export const STREAM_OVER = 1000;
 const CHUNK_CHARS = 64 * 1024;

@@ -9,7 +9,7 @@
 // type: a 304 revalidating index.html has no content type, and its headers replace the
 // cached ones, CSP included.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from './openapi.js';
+import { API_PREFIX } from '../core/api-prefix.js';
 
 export const UI_CSP = [
   "default-src 'self'",

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX } from './openapi.js';
-import { AppError } from './errors.js';
+import { API_PREFIX } from '../core/api-prefix.js';
+import { AppError } from '../errors.js';
 
 /** Where `vite build` puts the UI. */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -9,7 +9,7 @@ import mqtt from 'mqtt';
 import pino from 'pino';
 import type { Visibility } from '../../core/visibility.js';
 import { SEE_ALL } from '../../core/visibility.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { AuthService, Credentials, Principal } from '../../modules/auth/service.js';
 import type { EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';

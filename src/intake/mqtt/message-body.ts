@@ -2,7 +2,7 @@
 // JSON, else its text, else (bytes that are not UTF-8) base64 with a flag, so a record never
 // holds a mangled string and the original bytes can always be recovered.
 import { isUtf8 } from 'node:buffer';
-import { parseJsonText } from '../../http/json-body.js';
+import { parseJsonText } from '../../core/input/json-text.js';
 
 export type MessageBody =
   | { kind: 'json'; message: unknown }

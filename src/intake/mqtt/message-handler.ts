@@ -4,7 +4,7 @@
 // measurements, exactly as POST /<prefix>/:id/stat takes them. It resolves once both are
 // stored, so a QoS 1/2 acknowledgement sent after it is a promise kept across a restart.
 import type { Logger } from 'pino';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
 import type { StatService } from '../../modules/history/stat-service.js';

@@ -3,7 +3,7 @@
 // refused and, like every refusal, land in the security log (auth.authenticate writes it).
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { AuthService, Credentials, Principal } from '../../modules/auth/service.js';
 import type { ClientContext } from '../../modules/security-log/events.js';
 

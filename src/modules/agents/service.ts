@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CheckLimits } from '../../core/probes/check-definition.js';
 import { SECRETS_RIGHT, readsSecrets } from '../../core/secrets/mask.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { AgentRow, AgentsStore } from '../../storage/agent-types.js';
 import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

@@ -5,8 +5,8 @@
 // someone else's annotation is changed or deleted only with manage-configuration as well, so a
 // note stays its author's unless an administrator steps in.
 import { scanPage } from '../../core/scan-page.js';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
-import { refuseUnknownFields } from '../../http/known-fields.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
 import type { AnnotationRow, AnnotationsStore } from '../../storage/annotation-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';

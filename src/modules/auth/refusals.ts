@@ -3,7 +3,7 @@
 // password cannot tell that the account exists and is blocked; the security log keeps the real
 // reason. Refusals a client can repeat with every request (a stale cookie, a locked login) are
 // folded into counted records (security-log repeat-folder.ts): none is dropped.
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
 import type { UsersService } from '../users/service.js';

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { CSRF_COOKIE, SESSION_COOKIE, principalOf } from '../../http/authenticate.js';
-import { clientContext } from '../../http/client-context.js';
-import { clearCookie, setCookie } from '../../http/cookies.js';
-import { badRequest } from '../../http/errors.js';
+import { CSRF_COOKIE, SESSION_COOKIE, principalOf } from './authenticate.js';
+import { clientContext } from '../security-log/client-context.js';
+import { clearCookie, setCookie } from './cookies.js';
+import { badRequest } from '../../errors.js';
 import { actorOf } from '../users/routes.js';
 import { TokenRequestBody, UserIdParams } from '../users/schemas.js';
 import type { UsersService } from '../users/service.js';

@@ -5,7 +5,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { TtlCache } from '../../core/ttl-cache.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { SessionRecord, SessionsStore, UserRecord } from '../../storage/types.js';
 import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 
 const BulkBody = Type.Object({

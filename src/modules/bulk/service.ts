@@ -3,12 +3,12 @@
 // Then a job matches objects in the background (the count grows as it goes) and applies all
 // changes as one batch, so the bulk changes every object or none. Jobs are stored, so their
 // result outlives a restart; a job cut short by a stop changed nothing and says so.
-import { refuseUnknownFields } from '../../http/known-fields.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Value } from 'typebox/value';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
 import type { BulkJob, CatalogStore, CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

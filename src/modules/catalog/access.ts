@@ -3,7 +3,7 @@
 // version) and kept for the next requests; an unrestricted user costs nothing.
 import type { ObjectPermissions } from '../../storage/types.js';
 import { type Visibility, SEE_ALL, visibilityOf } from '../../core/visibility.js';
-import { AppError, forbidden, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/service.js';
 import type { Right } from '../users/rights.js';
 import type { Catalog, MemEntity } from './catalog.js';

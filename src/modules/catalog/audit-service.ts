@@ -1,6 +1,6 @@
 // Reading the configuration audit log: by entity (what happened to it) and by user (what they
 // did), each record as the reader may see it (audit-view.ts).
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { CatalogStore, StoredAuditRecord } from '../../storage/catalog-types.js';
 import { type EntityActor, canSee } from './access.js';
 import { auditView, auditVisible } from './audit-view.js';

@@ -1,6 +1,6 @@
 // Lookups shared by the small named catalogs (tags, classes, states): find by id or 404, and
 // keep names unique (409).
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { idOf } from '../entities/entity-input.js';
 
 export function findById<K, T>(rows: ReadonlyMap<K, T>, key: K | undefined, what: string, shown: string | number): T {

@@ -1,7 +1,7 @@
 // Every route of the catalog family, registered together.
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import { bulkRoutes } from '../bulk/routes.js';
 import { classRoutes } from '../classes/routes.js';
 import { entityDetailRoutes, AuditQuery, AuditRecordSchema } from '../entities/entity-detail-routes.js';

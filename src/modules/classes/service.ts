@@ -1,6 +1,6 @@
 // Object classes (host, service, network device, ...): a sensible built-in set, more by users
 // with manage-classes. A class in use by an entity, or built in, cannot be deleted.
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../errors.js';
 import type { ClassRow } from '../../storage/catalog-types.js';
 import { type EntityActor, canSee, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';

@@ -4,9 +4,9 @@
 // inside the caller's objectPermissions. A URL's credentials and query values are secrets, so
 // readers without manage-service-properties see them masked, as everywhere (core/secrets).
 import { maskUrl, readsSecrets } from '../../core/secrets/mask.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { refuseUnknownFields } from '../../http/known-fields.js';
-import { API_PREFIX } from '../../http/openapi.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
+import { API_PREFIX } from '../../core/api-prefix.js';
 import type { DocRow, DocsStore, NewDoc } from '../../storage/docs-types.js';
 import { canChange, outsidePermissions, type EntityActor } from '../catalog/access.js';
 import type { MemEntity } from '../catalog/catalog.js';

@@ -2,7 +2,7 @@
 // part by part under busboy's limits, or a raw body with its own Content-Type. The size limit
 // is docs.maxBytes either way; the app's JSON limit stays as it is for the URL form.
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { NewFile } from './service.js';
 
 export const FILE_FIELD = 'file';

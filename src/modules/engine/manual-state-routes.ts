@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { ManualWindowError, parseManualWindow } from '../../core/states/manual-window.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { EntityActor } from '../catalog/access.js';

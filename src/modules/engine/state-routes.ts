@@ -3,8 +3,8 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
-import { badRequest } from '../../http/errors.js';
+import { principalOf } from '../auth/authenticate.js';
+import { badRequest } from '../../errors.js';
 import type { CatalogStore } from '../../storage/catalog-types.js';
 import { canChange, outsidePermissions, reasonFor, requireAnyRight, type EntityActor } from '../catalog/access.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';

@@ -16,7 +16,7 @@
 // twice, or writes while data flows, would fail at random. These routes never write them
 // (states: PUT .../state or .../manual-state).
 import type { TObject } from 'typebox';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 /** Fields that move without the client's doing: accepted in a body whatever their value. */
 const CHANGES_ON_ITS_OWN: ReadonlySet<string> = new Set(['state_id', 'last_state_update', 'metrics_cache', 'updated', 'child_ids', 'path', 'class_name']);

@@ -1,6 +1,6 @@
 // Turning request fields into catalog values, with the checks that need the catalog: ids
 // given as numbers or strings, parents, classes and tags that must exist, client_data as text.
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

@@ -1,10 +1,10 @@
 // Reading objects, links and entity listings, always through the actor's visibility.
 // Lists walk the catalog in id order and build records for one page only.
 import { visiblePaths } from '../../core/visibility.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
-import type { PagedList } from '../../http/paged-list.js';
+import type { PagedList } from '../../core/input/record-list.js';
 import { idOf, lookup } from './entity-input.js';
 import { type EntitySummary, entitySummary } from './entity-summary.js';
 import { type FieldSelection, type Record_, entityView, linkView, objectView } from './views.js';

@@ -2,12 +2,13 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import { CreateLinkBody, EntitySchema, FieldsQuery, IdParams, LinkSchema, ListQuery, PatchLinkRequest } from './schemas.js';
 import { FULL_FIELDS, linkView, orFull, parseFields } from './views.js';
 import { STREAM_OVER, sendRecords } from '../../http/record-list.js';
-import { type PagedList, TOTAL_HEADER, pageHeaders, sendPage } from '../../http/paged-list.js';
+import { TOTAL_HEADER, pageHeaders, sendPage } from '../../http/paged-list.js';
+import { type PagedList } from '../../core/input/record-list.js';
 import { refuseUnwritableFields, writableFields } from './body-fields.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { ROOT_ID } from '../../core/entity-graph.js';

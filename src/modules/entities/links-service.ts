@@ -1,5 +1,5 @@
 // Creating, changing and deleting links. A link joins two objects the actor can see.
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { CatalogWrite, LinkRow } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';

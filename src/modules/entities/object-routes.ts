@@ -1,7 +1,7 @@
 // Routes of /objects: the object tree, its reads and changes, and object search.
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { FastifyRequest } from 'fastify';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import { sortObjects } from './object-search.js';

@@ -13,7 +13,7 @@ import { QueryError, assertSafeQuery, compileQuery } from '../../core/safe-query
 import { SLICE_MS } from '../../core/scan-page.js';
 import { redactProperties } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
 import type { Catalog, MemObject } from '../catalog/catalog.js';
 import { idOf } from './entity-input.js';

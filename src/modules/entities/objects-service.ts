@@ -1,6 +1,6 @@
 // Creating, changing and deleting objects. Reads are in entity-queries.ts.
 import { ROOT_ID } from '../../core/entity-graph.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { CatalogWrite, ObjectRow } from '../../storage/catalog-types.js';
 import { replaceVisible } from '../../core/visibility.js';
 import { type EntityActor, canChange, canSee, outsidePermissions as outside, requireAnyRight } from '../catalog/access.js';

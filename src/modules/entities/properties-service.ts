@@ -1,6 +1,6 @@
 // Properties of objects and links: named values with a type. Read-only properties (type 2)
 // refuse changes; service properties (type 8) need the right manage-service-properties.
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { CatalogWrite, PropRow } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';

@@ -8,7 +8,7 @@
 // unchanged, so the stored secret stays (as state triggers keep theirs, core/secrets). Any other
 // change of a service property needs the right anyway (property-rules.ts).
 import { redactProperty, redactPropertyText } from '../../core/secrets/check-secrets.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { SERVICE_PROPERTY, propertyValueText } from './entity-input.js';

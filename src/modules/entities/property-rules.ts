@@ -3,7 +3,7 @@
 // properties (type 8) holding a JSON object, a valid check definition whose metrics do not
 // collide with another check of the same entity.
 import { CheckDefinitionError, looksLikeCheck, parseCheckDefinition, type CheckLimits } from '../../core/probes/check-definition.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import { SERVICE_PROPERTY } from './entity-input.js';

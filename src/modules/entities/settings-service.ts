@@ -5,7 +5,7 @@ import { validateIncidentConditions, validateStateConditions, validateStateTrigg
 import { readsSecrets } from '../../core/secrets/mask.js';
 import { validateStatRules } from '../../core/stat-rules/stat-rules.js';
 import { MaskedSecretError, redactTriggers, restoreTriggerSecrets } from '../../core/secrets/trigger-secrets.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import { EventLogQuerySchema, EventRecordSchema } from './schemas.js';
 import type { EventTypeCode } from '../../storage/event-log-types.js';

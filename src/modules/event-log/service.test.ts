@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { SEE_ALL, visibilityOf } from '../../core/visibility.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { IncomingEvent } from '../../intake/event-intake.js';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
 import type { Storage } from '../../storage/types.js';
@@ -98,8 +98,8 @@ describe('event log service', () => {
   });
 
   it('refuses a bad filter with a 400', async () => {
-    await assert.rejects(log.query(admin, q({ filter: '{"payload": ' })), (e: unknown) => e instanceof AppError && e.statusCode === 400);
-    await assert.rejects(log.query(admin, q({ filter: '{"$where": "1"}' })), (e: unknown) => e instanceof AppError && e.statusCode === 400);
+    await assert.rejects(log.query(admin, q({ filter: '{"payload": ' })), (e: unknown) => e instanceof AppError && e.code === 'BadRequest');
+    await assert.rejects(log.query(admin, q({ filter: '{"$where": "1"}' })), (e: unknown) => e instanceof AppError && e.code === 'BadRequest');
   });
 
   it('sorts by each allowed field in both directions, and inverse reverses the page', async () => {

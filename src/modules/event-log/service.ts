@@ -4,7 +4,7 @@
 // counted and logged, never dropped silently. Retention by age and by count.
 import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
-import { compileFilterParam } from '../../http/filter-param.js';
+import { compileFilterParam } from '../../core/input/filter-param.js';
 import type { IncomingEvent } from '../../intake/event-intake.js';
 import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
 import { type EntityActor, canSee } from '../catalog/access.js';

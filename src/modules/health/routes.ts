@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 
 /** Set by main once storage is open and every listener is up. */
 export interface Readiness {

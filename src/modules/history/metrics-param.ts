@@ -5,7 +5,7 @@
 // declared as a string or an array of strings (the string form keeps the typed web client's
 // `metrics: "a,b"` valid) and read together here.
 import { Type } from 'typebox';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 /** Names one request may select. */
 export const MAX_METRIC_NAMES = 1000;

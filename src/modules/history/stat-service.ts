@@ -2,9 +2,9 @@
 // kind, then objectPermissions), payload flattened and bounded,
 // timestamp validated. All items of a request are checked before any is stored, so a bad item
 // in a batch stores nothing.
-import { refuseUnknownFields } from '../../http/known-fields.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
 import { flattenPayload, PayloadError } from '../../core/metrics/flatten.js';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { StatIntake, StatItem } from '../../intake/stat-intake.js';
 import { type EntityActor, canChange, outsidePermissions, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';

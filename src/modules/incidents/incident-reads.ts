@@ -3,7 +3,7 @@
 // scan when nothing needs testing in JS; with a filter or a restricted caller, rows are read in
 // keyset batches in the asked order until the page is full (or MAX_SCAN rows were read).
 import { scanPage } from '../../core/scan-page.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../errors.js';
 import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

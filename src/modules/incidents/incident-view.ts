@@ -3,8 +3,8 @@
 // client may name and the MongoDB-style `filter` over the record.
 import type { FieldCondition } from '../../core/filter-conditions.js';
 import type { Predicate } from '../../core/safe-query.js';
-import { badRequest } from '../../http/errors.js';
-import { compileFilterParam } from '../../http/filter-param.js';
+import { badRequest } from '../../errors.js';
+import { compileFilterParam } from '../../core/input/filter-param.js';
 import type { IncidentOwner } from './incident-owner.js';
 import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn } from '../../storage/incidents-types.js';
 

@@ -4,7 +4,7 @@
 // A level may not be deleted while something uses it: Cleared always, and whatever the checks
 // registered with `guardDeletion` find (the incidents service registers open incidents,
 // incident conditions and the configured state → level map).
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { CLEARED_LEVEL, type IncidentsStore, type LevelRow } from '../../storage/incidents-types.js';
 import { DuplicateKeyError } from '../../storage/types.js';
 import { idOf } from '../entities/entity-input.js';

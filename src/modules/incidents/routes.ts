@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import { INCIDENT_ACTION_RIGHTS } from '../users/rights.js';
 import type { IncidentLevelsService } from './levels-service.js';

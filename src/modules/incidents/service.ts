@@ -8,7 +8,7 @@
 // needs nothing more, as an operator who sees a problem is the one expected to handle it.
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { CLEARED_LEVEL, type IncidentRow, type IncidentsStore } from '../../storage/incidents-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

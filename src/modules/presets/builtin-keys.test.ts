@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import { checkPresetData, checkTableLayout } from './builtin-keys.js';
 
 const layout = () => ({
@@ -14,7 +14,7 @@ function refusal(data: unknown): string {
   try {
     checkTableLayout(data as Record<string, unknown>);
   } catch (err) {
-    assert.ok(err instanceof AppError && err.statusCode === 400, String(err));
+    assert.ok(err instanceof AppError && err.code === 'BadRequest', String(err));
     return err.message;
   }
   assert.fail('accepted');

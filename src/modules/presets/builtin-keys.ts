@@ -1,7 +1,7 @@
 // The preset keys the web UI uses, and the shape of `data` each one requires. Presets of any
 // other key hold any JSON object: a client may keep its own kinds of presets here.
-import { refuseUnknownFields } from '../../http/known-fields.js';
-import { badRequest } from '../../http/errors.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
+import { badRequest } from '../../errors.js';
 
 /** Preset keys with a known meaning: key → what it is for. */
 export const BUILT_IN_PRESET_KEYS = {

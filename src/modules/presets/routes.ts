@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import { CreatePresetBody, KEYS_DESCRIPTION, PatchPresetBody, PresetListQuery, PresetParams, PresetSchema, PRESET_LIMITS, ReplacePresetBody } from './schemas.js';
 import type { PresetsService } from './service.js';

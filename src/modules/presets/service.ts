@@ -3,8 +3,8 @@
 // signed-in user and changed or deleted by its owner, or by a user with the right manage-users
 // (the administrators, who must be able to withdraw a preset shown to everyone). A private
 // preset stays private even from them: it is one person's working state, not configuration.
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { refuseUnknownFields } from '../../http/known-fields.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { refuseUnknownFields } from '../../core/input/known-fields.js';
 import type { PresetRow, PresetsStore } from '../../storage/preset-types.js';
 import type { EntityActor } from '../catalog/access.js';
 import { idOf } from '../entities/entity-input.js';

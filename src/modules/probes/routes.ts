@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import { metricName } from '../../core/probes/check-definition.js';
 import { redactCheckSecrets } from '../../core/secrets/check-secrets.js';
 import { maskUrl, readsSecrets } from '../../core/secrets/mask.js';

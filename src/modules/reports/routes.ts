@@ -1,6 +1,6 @@
 // XLSX chart reports (monitoring-api.md "Reports").
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { createAccess } from '../catalog/access.js';
 import { ReportBody } from './schemas.js';
 import type { ReportService } from './service.js';

@@ -8,7 +8,7 @@
 import { HistoryInputError } from '../../core/history/history-error.js';
 import { parseDownsample, type DownsampleSpec } from '../../core/history/time-spec.js';
 import { FormulaError, metricRef, parseFormula, type Formula } from '../../core/reports/formula.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { HistoryQuery } from '../history/history-query.js';

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
-import { compileFilterParam } from '../../http/filter-param.js';
+import { compileFilterParam } from '../../core/input/filter-param.js';
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../../storage/types.js';
 import { SECURITY_EVENTS, type ClientContext, type SecurityEventKind, type SecuritySource } from './events.js';
 import { createRepeatFolder } from './repeat-folder.js';

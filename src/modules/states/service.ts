@@ -1,6 +1,6 @@
 // Entity states: the built-in ones (1 Created ... 9 Disable) and those users add. A state's
 // priority decides which child state a parent takes; `ui.colors.main` is how it is drawn.
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest, conflict } from '../../errors.js';
 import type { StateRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';

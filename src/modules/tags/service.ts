@@ -3,7 +3,7 @@
 // tag changes every entity that carries it, so a user restricted by objectPermissions may do
 // so only when each of them is one it may change.
 import type { TagRow } from '../../storage/catalog-types.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../errors.js';
 import { type EntityActor, canChange, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
 import type { Catalog } from '../catalog/catalog.js';

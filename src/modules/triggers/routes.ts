@@ -2,7 +2,7 @@
 // (right manage-configuration).
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import { type createAccess, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import { IdParams } from '../entities/schemas.js';

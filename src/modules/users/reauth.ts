@@ -3,7 +3,7 @@
 // out with a new password or to mint a long-lived token, so those changes must present the
 // account's password. An HTTP Basic request carries the password itself and has proven it.
 // Wrong passwords are counted per user: a thief with a session cannot guess at will.
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors.js';
 import type { UserRecord } from '../../storage/types.js';
 import { verifyPassword } from '../auth/password.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
-import { principalOf } from '../../http/authenticate.js';
+import { principalOf } from '../auth/authenticate.js';
 import { type UserView, CreateUserBody, PageQuery, PatchUserBody, UserIdParams, UserSchema, UserSearchBody } from './schemas.js';
 import type { UsersService } from './service.js';
 

@@ -1,7 +1,7 @@
 // Users: accounts, their rights and object access lists. Keeps a short-lived cache of user
 // records by id because every authenticated request needs its caller's record.
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { QueryError } from '../../core/safe-query.js';
 import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore } from '../../storage/types.js';
 import { hashPassword } from '../auth/password.js';

@@ -9,18 +9,18 @@
 // A change to the user's account reaches their open streams at once (users' onAccountChange):
 // narrower rights or objectPermissions refilter the stream from the next event on, a block,
 // deletion or new password ends it.
-import { accountChange } from '../modules/users/account-changed.js';
+import { accountChange } from '../users/account-changed.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
-import type { Api } from './api-types.js';
-import { principalOf } from './authenticate.js';
-import { badRequest } from './errors.js';
-import type { Principal } from '../modules/auth/service.js';
-import { canSee, reasonFor, type EntityActor } from '../modules/catalog/access.js';
-import type { CatalogServices } from '../modules/catalog/catalog-services.js';
-import type { EventBus, LiveEvent } from '../modules/live/event-bus.js';
-import { effectiveRights, type UsersService } from '../modules/users/service.js';
-import type { UserRecord } from '../storage/types.js';
+import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../auth/authenticate.js';
+import { badRequest } from '../../errors.js';
+import type { Principal } from '../auth/service.js';
+import { canSee, reasonFor, type EntityActor } from '../catalog/access.js';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import type { EventBus, LiveEvent } from './event-bus.js';
+import { effectiveRights, type UsersService } from '../users/service.js';
+import type { UserRecord } from '../../storage/types.js';
 
 const RING_SIZE = 10_000;
 const HEARTBEAT_MS = 15_000;

@@ -1,11 +1,11 @@
 // Starts the listeners that take events from devices: the embedded MQTT broker, the
 // subscription to an external broker, and the SNMP trap receiver. Each one is optional.
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { Services } from '../services.js';
-import { startMqttBroker, type MqttBroker, type MqttDeps } from './mqtt/broker.js';
-import { startExternalMqtt, type ExternalMqtt } from './mqtt/external-client.js';
-import { startTrapReceiver, type TrapReceiver } from './snmp/trap-receiver.js';
+import type { Config } from './config.js';
+import type { Services } from './services.js';
+import { startMqttBroker, type MqttBroker, type MqttDeps } from './intake/mqtt/broker.js';
+import { startExternalMqtt, type ExternalMqtt } from './intake/mqtt/external-client.js';
+import { startTrapReceiver, type TrapReceiver } from './intake/snmp/trap-receiver.js';
 
 export interface Listeners {
   /** The bound ports, when enabled. */

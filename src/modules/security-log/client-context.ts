@@ -1,7 +1,7 @@
 // What the security log records about the request that caused an event.
 import { hostname } from 'node:os';
 import type { FastifyRequest } from 'fastify';
-import type { ClientContext } from '../modules/security-log/events.js';
+import type { ClientContext } from './events.js';
 
 const LOCAL_HOST = hostname();
 const SECRET_KEYS = new Set(['api-token', 'auth-token', 'password']);

@@ -5,12 +5,12 @@
 // Credentials seen recently are resolved synchronously (no promise, no I/O); only a cache
 // miss takes the asynchronous path through stores and password hashing.
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { AuthService, Credentials, Principal } from '../modules/auth/service.js';
-import type { SecurityLogService } from '../modules/security-log/service.js';
-import type { Right } from '../modules/users/rights.js';
-import { clientContext } from './client-context.js';
+import type { AuthService, Credentials, Principal } from './service.js';
+import type { SecurityLogService } from '../security-log/service.js';
+import type { Right } from '../users/rights.js';
+import { clientContext } from '../security-log/client-context.js';
 import { readCookie } from './cookies.js';
-import { AppError, forbidden } from './errors.js';
+import { AppError, forbidden } from '../../errors.js';
 
 /** A route's access rule as its hook keeps it: `rights` are alternatives, any one will do. */
 interface RouteAccess {

@@ -2,10 +2,10 @@
 // over the records as the API shows them (core/safe-query.ts: code-running operators refused,
 // regexes on RE2). Every fault in it, found when compiling or when a record is tested, is the
 // caller's: 400 naming the filter.
-import { necessaryConditions, type FieldCondition } from '../core/filter-conditions.js';
-import { compileSafeQuery, QueryError, type Predicate } from '../core/safe-query.js';
-import { badRequest } from './errors.js';
-import { parseJsonText } from './json-body.js';
+import { necessaryConditions, type FieldCondition } from '../filter-conditions.js';
+import { compileSafeQuery, QueryError, type Predicate } from '../safe-query.js';
+import { badRequest } from '../../errors.js';
+import { parseJsonText } from './json-text.js';
 
 export interface FilterParam<T> {
   matches: Predicate<T>;

@@ -3,7 +3,7 @@
 // not silently ignored.
 // The app's validator would strip them under `additionalProperties: false` (removeAdditional)
 // rather than refuse them, so the schemas let them through and the service checks the body.
-import { badRequest } from './errors.js';
+import { badRequest } from '../../errors.js';
 
 export function refuseUnknownFields(body: object, known: readonly string[], where = 'body'): void {
   const unknown = Object.keys(body).filter((k) => !known.includes(k));
