@@ -13,6 +13,7 @@ import { EntityGraph } from '../../core/entity-graph.js';
 import type {
   CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
+import { serialQueue } from '../../core/serial-queue.js';
 
 /** An entity as held in memory: its row plus its properties (kept in id order). */
 export type MemObject = ObjectRow & { readonly entityType: 1; properties: PropRow[] };
@@ -63,7 +64,7 @@ export class Catalog {
   /** discovery_id → object id. */
   readonly discovery = new Map<string, string>();
   private readonly lastIds: Record<IdSpace, number>;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
   private readonly takenListeners: Array<(writes: readonly CatalogWrite[]) => void> = [];
 
@@ -149,9 +150,7 @@ export class Catalog {
       // Read only now: a result may be a getter that looks at the catalog after the change.
       return mutation.result;
     };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.serial(run);
   }
 
   private settingsOf(entityId: string, create: boolean): Map<SettingKind, SettingRow> | undefined {

@@ -28,6 +28,7 @@ import type { EngineSettings, IncidentSink, Own, OwnChange } from './engine-type
 import { createStateCommitter } from './state-commit.js';
 import { createManualStates } from './manual-states.js';
 import type { ManualWindow } from '../../core/states/manual-window.js';
+import { serialQueue } from '../../core/serial-queue.js';
 
 export type { EngineSettings, IncidentSink } from './engine-types.js';
 
@@ -60,14 +61,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   /** Entities with a new event since the last event pass; one pass serves a burst of them. */
   let eventIds = new Set<string>();
   let eventPass: Promise<void> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
-
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch((err: unknown) => logger.error({ err }, 'engine pass failed'));
-    return next;
-  };
+  const serial = serialQueue((err) => logger.error({ err }, 'engine pass failed'));
 
   function ownOf(id: string): Own {
     let o = owns.get(id);
@@ -363,7 +358,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       clearInterval(timer);
       // An event pass waiting for its turn of the event loop is not in the queue yet.
       while (eventPass) await eventPass.catch(() => undefined);
-      await queue;
+      await serial(async () => undefined);
     },
   };
 }

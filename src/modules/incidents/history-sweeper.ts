@@ -1,6 +1,7 @@
 // Cleared incidents move to history `delayMs` after they were cleared. One timer, set for the
 // earliest clearing due; each sweep moves what is due (in bounded batches) and sets the timer
 // for the next one the store knows of.
+import type { Serial } from '../../core/serial-queue.js';
 import type { Logger } from 'pino';
 import type { IncidentRow, IncidentsStore } from '../../storage/incidents-types.js';
 
@@ -14,7 +15,7 @@ export interface SweeperDeps {
   logger: Logger;
   delayMs: number;
   /** Runs the sweep alone among the service's other index-changing work. */
-  serial: <T>(work: () => Promise<T>) => Promise<T>;
+  serial: Serial;
   /** Told of every incident the sweep moved. */
   onMoved: (rows: IncidentRow[]) => void;
 }

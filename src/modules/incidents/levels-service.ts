@@ -8,6 +8,7 @@ import { conflict, notFound } from '../../errors.js';
 import { CLEARED_LEVEL, type IncidentsStore, type LevelRow } from '../../storage/incidents-types.js';
 import { DuplicateKeyError } from '../../storage/types.js';
 import { idOf } from '../entities/entity-input.js';
+import { serialQueue } from '../../core/serial-queue.js';
 
 export interface LevelView {
   id: string;
@@ -31,12 +32,7 @@ export async function createIncidentLevelsService({ store, clock }: { store: Inc
   let ids: ReadonlySet<string> = new Set(levels.keys());
   const guards: LevelDeletionGuard[] = [];
   // Changes run one at a time, so two creates cannot both pass the name check.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serial = serialQueue();
 
   const find = (id: string): LevelRow => {
     const key = idOf(id);

@@ -20,6 +20,7 @@ import type { IncidentSignal } from './incident-signal.js';
 import { commentView, incidentView } from './incident-view.js';
 import type { IncidentLevelsService } from './levels-service.js';
 import { indexKey, planSignals } from './signal-plan.js';
+import { serialQueue } from '../../core/serial-queue.js';
 
 export interface IncidentsDeps {
   store: IncidentsStore;
@@ -67,12 +68,7 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
   };
   for (const r of await store.openKeys()) remember(r.entityId, r.key, r.id);
 
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const serial = serialQueue();
 
   const publish = (action: IncidentEvent['action'], row: IncidentRow) =>
     bus.publish({ type: 'incident', entityId: row.entityId, entityType: row.entityType as 1 | 2, action, incident: { ...incidentView(row) }, timestamp: clock() });
