@@ -6,6 +6,7 @@ import type { EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { PropertyRules } from './property-rules.js';
 import type { PropertyInputT } from './schemas.js';
+import { DEFAULT_PROPERTY_TYPE, PROPERTY_TYPES, READ_ONLY_PROPERTY, SERVICE_PROPERTY } from './property-types.js';
 
 const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -52,11 +53,7 @@ export function tagIdsOf(catalog: Catalog, value: Array<string | number>): strin
   return ids;
 }
 
-/** Property types: 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined. */
-export const PROPERTY_TYPES = new Set([1, 2, 3, 6, 7, 8]);
-export const READ_ONLY_PROPERTY = 2;
-export const SERVICE_PROPERTY = 8;
-export const DEFAULT_PROPERTY_TYPE = 3;
+export { PROPERTY_TYPES, READ_ONLY_PROPERTY, SERVICE_PROPERTY, DEFAULT_PROPERTY_TYPE };
 
 export function checkPropertyType(typeId: number, where: string): number {
   if (!PROPERTY_TYPES.has(typeId) && !(Number.isInteger(typeId) && typeId >= 101)) {

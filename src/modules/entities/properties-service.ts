@@ -9,14 +9,11 @@ import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyV
 import { redactProperties } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import type { PropertyRules } from './property-rules.js';
+import type { PropertyChange } from './property-types.js';
 import { replacementOf } from './property-replace.js';
 import type { PropertyInputT, PropertyReplaceItemT } from './schemas.js';
 
-export interface PropertyChange {
-  name?: string;
-  value?: PropertyInputT['value'];
-  type_id?: number;
-}
+export type { PropertyChange };
 
 export function createPropertiesService({ catalog, rules, clock }: { catalog: Catalog; rules: PropertyRules; clock: () => number }) {
   const rightsFor = rules.rightsFor;

@@ -11,8 +11,8 @@ import { redactProperty, redactPropertyText } from '../../core/secrets/check-sec
 import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import type { MemEntity } from '../catalog/catalog.js';
-import { SERVICE_PROPERTY, propertyValueText } from './entity-input.js';
-import type { PropertyChange } from './properties-service.js';
+import { propertyValueText } from './entity-input.js';
+import { SERVICE_PROPERTY, type PropertyChange } from './property-types.js';
 import { refuseUnwritableFields, writableFields } from './body-fields.js';
 import { type PropertyInputT, PropertyReplaceItem, type PropertyReplaceItemT } from './schemas.js';
 

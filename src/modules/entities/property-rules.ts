@@ -6,7 +6,7 @@ import { CheckDefinitionError, looksLikeCheck, parseCheckDefinition, type CheckL
 import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import { type EntityActor, requireAnyRight } from '../catalog/access.js';
-import { SERVICE_PROPERTY } from './entity-input.js';
+import { SERVICE_PROPERTY } from './property-types.js';
 
 export function createPropertyRules(limits: CheckLimits) {
   /** The check a property defines, if it is one (throws 400 naming the field when it is a bad one). */

@@ -6,14 +6,22 @@
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { type EntitySummary, entitySummary, parentPaths } from '../entities/entity-summary.js';
-import type { IncidentView } from './incident-view.js';
+import type { IncidentRow } from '../../storage/incidents-types.js';
 
 export interface IncidentOwner extends EntitySummary {
   _id: string;
   _parents: Array<{ path: string[] }>;
 }
 
-function ownerOf(catalog: Catalog, actor: EntityActor, incident: IncidentView): IncidentOwner {
+/** What an owner is found from: any incident record (the API view is one), named by shape so
+ * the view can name its `owner` field without the two files importing each other. */
+interface OwnedIncident {
+  entityId: string;
+  reason: IncidentRow['reason'];
+  owner?: IncidentOwner;
+}
+
+function ownerOf(catalog: Catalog, actor: EntityActor, incident: OwnedIncident): IncidentOwner {
   const entity = catalog.entity(incident.entityId);
   if (!entity) {
     // Deleted since (only readers who see everything are shown such incidents): what the
@@ -26,7 +34,7 @@ function ownerOf(catalog: Catalog, actor: EntityActor, incident: IncidentView): 
 }
 
 /** The incidents with their owners; one record per entity however many incidents it has. */
-export function withOwners(catalog: Catalog, actor: EntityActor, incidents: IncidentView[]): IncidentView[] {
+export function withOwners<T extends OwnedIncident>(catalog: Catalog, actor: EntityActor, incidents: T[]): T[] {
   const owners = new Map<string, IncidentOwner>();
   return incidents.map((incident) => {
     let owner = owners.get(incident.entityId);
