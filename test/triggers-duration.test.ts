@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { StateTrigger } from '../src/core/conditions/entity-settings.js';
 import { RUN_RETENTION_MS } from '../src/modules/triggers/service.js';
-import { testSettings, triggerFixture, type TriggerFixture } from '../src/modules/triggers/test-fixture.js';
+import { testSettings, triggerFixture, type TriggerFixture } from './support/triggers-fixture.js';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { StateTrigger } from '../src/core/conditions/entity-settings.js';
-import { testSettings, triggerFixture, type TriggerFixture } from '../src/modules/triggers/test-fixture.js';
+import { testSettings, triggerFixture, type TriggerFixture } from './support/triggers-fixture.js';
 import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
 
 let smtp: SmtpSink;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import type { StateTrigger, WebhookPayload } from '../src/core/conditions/entity-settings.js';
-import { testSettings, triggerFixture, type TriggerFixture } from '../src/modules/triggers/test-fixture.js';
+import { testSettings, triggerFixture, type TriggerFixture } from './support/triggers-fixture.js';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.js';
 
 let sink: WebhookSink;

@@ -11,7 +11,7 @@ import {
   type DataValue,
   type DurationMemory,
 } from './evaluate.js';
-import { series } from './series-fixture.js';
+import { series } from '../../../test/support/series-fixture.js';
 
 const P = 'stateConditions[0].condition';
 const cond = (c: unknown) => validateCondition(c, P);

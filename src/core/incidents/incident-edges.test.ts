@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateIncidentConditions } from '../conditions/entity-settings.js';
 import type { DurationMemory } from '../conditions/evaluate.js';
-import { series } from '../conditions/series-fixture.js';
+import { series } from '../../../test/support/series-fixture.js';
 import { conditionIncidentEdges, conditionKey, incidentConditionPath, stateIncidentEdge } from './incident-edges.js';
 
 // The default configuration: Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.

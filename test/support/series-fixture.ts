@@ -4,7 +4,7 @@
 // record (nothing carries over, so a metric left out is missing). Values: numbers, true, false,
 // null, a JSON string in double quotes (to keep spaces or force a string; no `;` inside), or a
 // bare word.
-import type { DataValue, EntityData } from './evaluate.js';
+import type { DataValue, EntityData } from '../../src/core/conditions/evaluate.js';
 
 export interface Step {
   now: number;

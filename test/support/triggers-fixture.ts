@@ -4,15 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { Config } from '../../config.js';
-import type { StateTrigger } from '../../core/conditions/entity-settings.js';
-import { DEFAULT_DENY_NETWORKS } from '../../core/net-policy.js';
-import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
-import type { StateRow } from '../../storage/catalog-types.js';
-import type { Storage } from '../../storage/types.js';
-import type { Catalog } from '../catalog/catalog.js';
-import { EventBus, type StateReason } from '../live/event-bus.js';
-import { createTriggersService, type TriggerLimits, type TriggersService } from './service.js';
+import type { Config } from '../../src/config.js';
+import type { StateTrigger } from '../../src/core/conditions/entity-settings.js';
+import { DEFAULT_DENY_NETWORKS } from '../../src/core/net-policy.js';
+import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite.js';
+import type { StateRow } from '../../src/storage/catalog-types.js';
+import type { Storage } from '../../src/storage/types.js';
+import type { Catalog } from '../../src/modules/catalog/catalog.js';
+import { EventBus, type StateReason } from '../../src/modules/live/event-bus.js';
+import { createTriggersService, type TriggerLimits, type TriggersService } from '../../src/modules/triggers/service.js';
 
 const STATE_NAMES: Record<number, string> = { 1: 'Created', 3: 'Working', 4: 'Overloaded', 5: 'Alarm', 6: 'Stopped', 7: 'NoData', 8: 'Down', 9: 'Disable' };
 
