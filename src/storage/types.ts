@@ -8,6 +8,7 @@ import type { AnnotationsStore } from './annotation-types.js';
 import type { PresetsStore } from './preset-types.js';
 import type { AgentsStore } from './agent-types.js';
 import type { DocsStore } from './docs-types.js';
+import type { EngineMemoryStore } from './engine-memory-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -137,8 +138,28 @@ export interface SecurityLogStore {
   deleteOlderThan(timestamp: number): Promise<number>;
 }
 
+/**
+ * What differs between backends, as flags a caller may test (never a backend's name: a
+ * service asks "may I push this query down", not "am I on SQLite").
+ */
+export interface StorageCapabilities {
+  /**
+   * A query runs to completion on the server's own thread (embedded SQLite): one that reads or
+   * parses many rows stalls every request meanwhile. Callers then read in keyset batches and
+   * keep conditions on free-form JSON (event payloads) out of the store's queries. A networked
+   * database answers on its own time and may take them.
+   */
+  readonly blockingQueries: boolean;
+  /**
+   * Several server processes may open this storage at once (PostgreSQL): what one writes,
+   * another must see, so nothing may be counted or cached in one process's memory as the truth
+   * (ids, sequence positions). False for the embedded database in DATA_DIR (one process).
+   */
+  readonly sharedByNodes: boolean;
+}
+
 export interface Storage {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly capabilities: StorageCapabilities;
   readonly users: UsersStore;
   readonly sessions: SessionsStore;
   readonly securityLog: SecurityLogStore;
@@ -151,5 +172,6 @@ export interface Storage {
   readonly presets: PresetsStore;
   readonly agents: AgentsStore;
   readonly docs: DocsStore;
+  readonly engineMemory: EngineMemoryStore;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ensurePrivateFile, securePrivateDir } from '../data-dir.js';
-import type { Storage } from '../types.js';
+import type { Storage, StorageCapabilities } from '../types.js';
 import { createSqliteCatalogStore } from './catalog-store.js';
 import { createSqliteHistoryStore } from './history-store.js';
 import { createSqliteIncidentsStore } from './incidents-store.js';
@@ -16,9 +16,13 @@ import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
 import { createSqliteDocsStore } from './docs-store.js';
+import { createSqliteEngineMemoryStore } from './engine-memory-store.js';
 import { WriteGate } from './write-gate.js';
 
 export const SQLITE_FILE = 'vigil.db';
+
+/** Queries run on the server's thread; the file in DATA_DIR belongs to one process. */
+export const SQLITE_CAPABILITIES: StorageCapabilities = Object.freeze({ blockingQueries: true, sharedByNodes: false });
 
 export function openSqliteStorage(dataDir: string): Storage {
   // Private to the server's account (see data-dir.ts); -wal and -shm take the file's mode.
@@ -40,7 +44,7 @@ export function openSqliteStorage(dataDir: string): Storage {
   const gate = new WriteGate();
   const eventLog = createSqliteEventLogStore(dataDir);
   return {
-    dialect: 'sqlite',
+    capabilities: SQLITE_CAPABILITIES,
     users: createSqliteUsersStore(db, gate),
     sessions: createSqliteSessionsStore(db, gate),
     securityLog: createSqliteSecurityLogStore(db, gate),
@@ -53,6 +57,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     presets: createSqlitePresetsStore(db, gate),
     agents: createSqliteAgentsStore(db, gate),
     docs: createSqliteDocsStore(db, gate),
+    engineMemory: createSqliteEngineMemoryStore(db, gate),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
       await eventLog.close();

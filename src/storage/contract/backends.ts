@@ -1,0 +1,68 @@
+// The storage backends the store contract runs against. Each contract file loops over this
+// list, so a second backend (PostgreSQL: a throwaway database per open) is one entry here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import { openSqliteStorage } from '../sqlite/open-sqlite.js';
+import type { Storage } from '../types.js';
+
+export interface OpenedBackend {
+  storage: Storage;
+  /** Closes the storage and removes everything it stored. */
+  close(): Promise<void>;
+}
+
+export interface Backend {
+  name: string;
+  /** A fresh, empty (migrated and seeded) storage of its own. */
+  open(): Promise<OpenedBackend>;
+}
+
+export const backends: Backend[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'vigil-contract-'));
+      const storage = openSqliteStorage(dir);
+      return {
+        storage,
+        close: async () => {
+          await storage.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
+
+/**
+ * Declares `cases` once per backend, in a `describe` named after it. The cases share one
+ * storage per backend (opened before the first case, closed after the last), so each case
+ * makes the rows it reads; `backend` lets a case that needs an empty storage open its own.
+ */
+export function forEachBackend(title: string, cases: (storage: () => Storage, backend: Backend) => void): void {
+  for (const backend of backends) {
+    describe(`${title} on ${backend.name}`, () => {
+      let opened: OpenedBackend | undefined;
+      before(async () => {
+        opened = await backend.open();
+      });
+      after(() => opened?.close());
+      cases(() => {
+        if (!opened) throw new Error('the storage is not open yet');
+        return opened.storage;
+      }, backend);
+    });
+  }
+}
+
+/** Opens a storage of its own for one case and always closes it. */
+export async function withFreshStorage<T>(backend: Backend, run: (storage: Storage) => Promise<T>): Promise<T> {
+  const opened = await backend.open();
+  try {
+    return await run(opened.storage);
+  } finally {
+    await opened.close();
+  }
+}

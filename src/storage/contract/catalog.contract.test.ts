@@ -1,0 +1,84 @@
+// Catalog store contract: the seeded catalog, batches stored whole or not at all (also when
+// large, and without losing other writes made meanwhile), cascades on delete, bulk jobs.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { DuplicateKeyError } from '../types.js';
+import { forEachBackend } from './backends.js';
+import { newUser } from './fixtures.js';
+
+forEachBackend('catalog store', (storage) => {
+  it('catalog: seeded root, classes and states; a batch is stored whole and loads back', async () => {
+    const cat = storage().catalog;
+    const first = await cat.load();
+    assert.deepEqual(first.objects.map((o) => [o.id, o.name, o.parent_id]), [['1', 'root', []]]);
+    assert.deepEqual(first.states.map((st) => st.id), [1, 3, 4, 5, 6, 7, 8, 9]);
+    assert.ok(first.classes.length >= 4);
+    const obj = (id: string, parents: string[], tags: string[] = []) => ({
+      id, name: `o${id}`, class_id: null, state_id: 1, owner_id: '1', client_data: '', discovery_id: null, parent_id: parents, tags, created: 1, updated: 1,
+    });
+    await cat.apply([
+      { op: 'putTag', row: { id: '1', name: 'prod', created: 1, updated: 1 } },
+      { op: 'putObject', row: obj('2', ['1'], ['1']) },
+      { op: 'putObject', row: obj('3', ['2', '1']) },
+      { op: 'putLink', row: { id: '4', name: 'l', source: '2', target: '3', class_id: null, state_id: 1, owner_id: '1', client_data: '{}', tags: ['1'], operations: [], created: 1, updated: 1 } },
+      { op: 'putProp', row: { id: '1', entity_id: '3', name: 'ip', value: '10.0.0.1', type_id: 3, created: 1, updated: 1 } },
+      { op: 'putSetting', row: { entity_id: '3', kind: 'stateConditions', value: [{ condition: {}, state: 3, description: '' }], updated: 1 } },
+      { op: 'audit', record: { timestamp: 5, userId: '1', action: 'create', resource: 'object', resourceId: '3', entityId: '3', before: null, after: { a: 1 } } },
+    ]);
+    const snap = await cat.load();
+    assert.deepEqual(snap.objects.find((o) => o.id === '3')!.parent_id, ['2', '1'], 'parent order kept');
+    assert.deepEqual(snap.objects.find((o) => o.id === '2')!.tags, ['1']);
+    assert.deepEqual(snap.links.map((l) => [l.id, l.source, l.target, l.tags]), [['4', '2', '3', ['1']]]);
+    assert.equal(snap.props[0]!.value, '10.0.0.1');
+    assert.deepEqual(snap.settings[0]!.value, [{ condition: {}, state: 3, description: '' }]);
+    assert.equal(snap.lastIds.entities, 4);
+    const audit = await cat.audit({ entityId: '3', limit: 10, skip: 0 });
+    assert.deepEqual(audit.map((a) => [a.action, a.after]), [['create', { a: 1 }]]);
+
+    // A failing write rolls the whole batch back.
+    await assert.rejects(cat.apply([
+      { op: 'putObject', row: { ...obj('2', ['1']), name: 'renamed' } },
+      { op: 'putTag', row: { id: '2', name: 'prod', created: 1, updated: 1 } },
+    ]), DuplicateKeyError);
+    assert.equal((await cat.load()).objects.find((o) => o.id === '2')!.name, 'o2');
+
+    // Deleting cascades to parent edges, tags, props and settings; deleting a tag unlinks it.
+    await cat.apply([{ op: 'deleteTag', id: '1' }, { op: 'deleteEntities', ids: ['4', '3'] }]);
+    const after = await cat.load();
+    assert.deepEqual(after.objects.map((o) => o.id), ['1', '2']);
+    assert.deepEqual(after.objects[1]!.tags, []);
+    assert.deepEqual([after.links.length, after.props.length, after.settings.length], [0, 0, 0]);
+    assert.equal(after.lastIds.entities, 4, 'ids are not given out again');
+  });
+
+  it('catalog: bulk jobs are kept, and ones a stop cut short are closed', async () => {
+    const cat = storage().catalog;
+    await cat.putBulkJob({ bulkId: 'b1', userId: '1', created: 1, finished: false, matched: 5, changed: 0, errors: [] });
+    await cat.putBulkJob({ bulkId: 'b2', userId: '1', created: 1, finished: true, matched: 2, changed: 2, errors: [] });
+    assert.equal(await cat.abandonBulkJobs('stopped'), 1);
+    assert.deepEqual(await cat.getBulkJob('b1'), { bulkId: 'b1', userId: '1', created: 1, finished: true, matched: 5, changed: 0, errors: ['stopped'] });
+    assert.equal((await cat.getBulkJob('b2'))!.changed, 2);
+    assert.equal(await cat.getBulkJob('nope'), undefined);
+  });
+
+  it('catalog: a large batch is all or nothing, and writes made meanwhile survive its failure', async () => {
+    const cat = storage().catalog;
+    const row = (id: number) => ({
+      id: String(1000 + id), name: `big${id}`, class_id: null, state_id: 1, owner_id: '1', client_data: '', discovery_id: null,
+      parent_id: ['1'], tags: [], created: 1, updated: 1,
+    });
+    const big = Array.from({ length: 5000 }, (_, i) => ({ op: 'putObject' as const, row: row(i) }));
+    // The last write breaks a unique key, after thousands of good ones.
+    const failing = [...big, { op: 'putTag' as const, row: { id: '900', name: 'dup', created: 1, updated: 1 } }, { op: 'putTag' as const, row: { id: '901', name: 'dup', created: 1, updated: 1 } }];
+    const during = storage().users.create(newUser('during-batch'), 1);
+    const results = await Promise.allSettled([cat.apply(failing), during]);
+    assert.equal(results[0].status, 'rejected');
+    assert.ok((results[0] as PromiseRejectedResult).reason instanceof DuplicateKeyError);
+    assert.equal(results[1].status, 'fulfilled', 'the write made meanwhile is stored');
+    assert.ok(await storage().users.getByLogin('during-batch'));
+    const snap = await cat.load();
+    assert.equal(snap.objects.filter((o) => o.name.startsWith('big')).length, 0, 'none of the failed batch is stored');
+    await cat.apply(big);
+    assert.equal((await cat.load()).objects.filter((o) => o.name.startsWith('big')).length, 5000);
+  });
+});
