@@ -1,0 +1,158 @@
+// Event log store contract: appended records read back whole with store-issued ids that grow
+// in append order; every sort is total (ties by id) and keyset paging continues exactly where
+// a page ended; ranges are inclusive; conditions narrow to at least the matches; the latest
+// record per entity; retention oldest first, in bounded slices.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { EventLogQuery, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
+import type { Storage } from '../types.js';
+import { forEachBackend, withFreshStorage } from './backends.js';
+
+const rec = (timestamp: number, extra: Partial<NewEventRecord> = {}): NewEventRecord => ({
+  timestamp, type: 1, agentId: 'trap-1', entity: null, payload: { n: timestamp }, ...extra,
+});
+const onEntity = (entityId: string, timestamp: number, extra: Partial<NewEventRecord> = {}) =>
+  rec(timestamp, { entity: { entityId, entityType: 1, entityName: `e${entityId}` }, ...extra });
+
+const all = (s: Storage, q: Partial<EventLogQuery> = {}) => s.eventLog.find({ sort: 'id', descending: false, limit: 1000, ...q });
+const ids = (rows: StoredEventRecord[]) => rows.map((r) => r.id);
+
+forEachBackend('event log store', (storage, backend) => {
+  it('an empty log finds nothing, has no id range, no latest records, and deletes nothing', () => withFreshStorage(backend, async (s) => {
+    assert.deepEqual(await all(s), []);
+    assert.equal(await s.eventLog.idRange(), undefined);
+    assert.deepEqual(await s.eventLog.latestPerEntity(), []);
+    assert.equal(await s.eventLog.deleteOlderThan(Number.MAX_SAFE_INTEGER, 10), 0);
+    assert.equal(await s.eventLog.deleteBelowId(Number.MAX_SAFE_INTEGER, 10), 0);
+    await s.eventLog.append([]);
+    assert.deepEqual(await all(s), []);
+  }));
+
+  it('appended records read back whole, visible once append resolves, ids unique and growing in append order', async () => {
+    const payload = { trapOid: '1.3.6.1.6.3.1.1.5.3', varbinds: [{ oid: '1.3', value: 'x' }], nested: { a: [1, 'b', null, true] } };
+    const first = [onEntity('10', 500, { type: 2, agentId: 'mqtt', payload }), rec(400)];
+    await storage().eventLog.append(first);
+    await storage().eventLog.append([rec(300, { agentId: 'trap-2' })]);
+    const got = await all(storage());
+    assert.equal(got.length, 3);
+    assert.deepEqual(got.map(({ id: _, ...r }) => r), [...first, rec(300, { agentId: 'trap-2' })]);
+    for (const r of got) assert.equal(typeof r.id, 'string');
+    const numeric = got.map((r) => Number(r.id));
+    assert.ok(numeric.every((n, i) => i === 0 || n > numeric[i - 1]!), `ids grow: ${numeric.join(', ')}`);
+  });
+
+  it('every sort is total: ties broken by id in the same direction, both ways', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([
+      rec(20, { type: 2, agentId: 'b' }), rec(10, { type: 1, agentId: 'b' }), rec(20, { type: 1, agentId: 'a' }),
+      rec(10, { type: 2, agentId: 'a' }), rec(20, { type: 1, agentId: 'b' }),
+    ]);
+    const byId = ids(await all(s));
+    const [r0, r1, r2, r3, r4] = byId;
+    const expect: Record<EventSortKey, string[]> = {
+      id: byId,
+      timestamp: [r1!, r3!, r0!, r2!, r4!],
+      type: [r1!, r2!, r4!, r3!, r0!],
+      agentId: [r3!, r2!, r1!, r0!, r4!],
+    };
+    for (const sort of Object.keys(expect) as EventSortKey[]) {
+      assert.deepEqual(ids(await all(s, { sort })), expect[sort], `${sort} ascending`);
+      assert.deepEqual(ids(await all(s, { sort, descending: true })), [...expect[sort]].reverse(), `${sort} descending`);
+    }
+  }));
+
+  it('keyset paging (after) and offset paging walk every sort without gaps or repeats', () => withFreshStorage(backend, async (s) => {
+    const batch = Array.from({ length: 23 }, (_, i) => rec(100 + (i % 4), { type: i % 3 === 0 ? 2 : 1, agentId: `ag-${i % 5}` }));
+    await s.eventLog.append(batch);
+    for (const sort of ['timestamp', 'id', 'type', 'agentId'] as EventSortKey[]) {
+      for (const descending of [false, true]) {
+        const whole = ids(await all(s, { sort, descending }));
+        const walked: string[] = [];
+        let after: StoredEventRecord | undefined;
+        for (;;) {
+          const page = await s.eventLog.find({ sort, descending, limit: 5, after, skip: 3 /* ignored with after */ });
+          if (page.length === 0) break;
+          walked.push(...ids(page));
+          after = page[page.length - 1];
+        }
+        assert.deepEqual(walked, whole.slice(3), `${sort} ${descending ? 'desc' : 'asc'}: the first page skips 3, later ones ignore skip`);
+        assert.deepEqual(ids(await s.eventLog.find({ sort, descending, limit: 4, skip: 10 })), whole.slice(10, 14));
+      }
+    }
+  }));
+
+  it('time range (inclusive) and type narrow; limit 0 and a range with nothing answer empty', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([rec(10), rec(20, { type: 2 }), rec(30), rec(40, { type: 2 })]);
+    const ts = async (q: Partial<EventLogQuery>) => (await all(s, { sort: 'timestamp', ...q })).map((r) => r.timestamp);
+    assert.deepEqual(await ts({ from: 20, to: 30 }), [20, 30]);
+    assert.deepEqual(await ts({ from: 21 }), [30, 40]);
+    assert.deepEqual(await ts({ to: 20 }), [10, 20]);
+    assert.deepEqual(await ts({ type: 2 }), [20, 40]);
+    assert.deepEqual(await ts({ type: 1, from: 15 }), [30]);
+    for (const sort of ['agentId', 'type'] as EventSortKey[]) assert.deepEqual((await all(s, { sort, type: 2 })).map((r) => r.timestamp), [20, 40], sort);
+    assert.deepEqual(await ts({ from: 41 }), []);
+    assert.deepEqual(await all(s, { limit: 0 }), []);
+  }));
+
+  it('conditions narrow to a superset of the matches: the matching records always come back', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([
+      rec(1, { agentId: 'a', payload: { oid: '1.3.6', level: 5 } }),
+      rec(2, { agentId: 'b', payload: { oid: '1.3.7', level: 9 } }),
+      rec(3, { agentId: 'c', payload: { oid: ['1.3.6', '1.3.8'], level: 1 } }),
+    ]);
+    const agents = async (conditions: NonNullable<EventLogQuery['conditions']>) => (await all(s, { conditions })).map((r) => r.agentId);
+    const has = (got: string[], want: string[], not: string[]) => {
+      for (const w of want) assert.ok(got.includes(w), `${w} in ${got.join(',')}`);
+      for (const n of not) assert.ok(!got.includes(n), `${n} not in ${got.join(',')}`);
+    };
+    assert.deepEqual(await agents([{ path: ['agentId'], op: 'eq', value: 'b' }]), ['b']);
+    assert.deepEqual(await agents([{ path: ['agentId'], op: 'in', value: ['a', 'c'] }]), ['a', 'c']);
+    has(await agents([{ path: ['payload', 'oid'], op: 'eq', value: '1.3.6' }]), ['a', 'c'], ['b']);
+    has(await agents([{ path: ['payload', 'level'], op: 'gt', value: 4 }]), ['a', 'b'], []);
+    has(await agents([{ path: ['payload', 'level'], op: 'lte', value: 1 }]), ['c'], ['a', 'b']);
+  }));
+
+  it('the latest record of each entity, the newest written (not the newest timestamp), across batches; none for records without an entity', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([onEntity('10', 100), onEntity('11', 100), rec(100)]);
+    await s.eventLog.append([onEntity('10', 50, { payload: { late: true } }), rec(200)]);
+    const latest = await s.eventLog.latestPerEntity();
+    const byEntity = new Map(latest.map((r) => [r.entity!.entityId, r]));
+    assert.equal(latest.length, 2);
+    assert.deepEqual(byEntity.get('10')?.payload, { late: true });
+    assert.equal(byEntity.get('11')?.timestamp, 100);
+    const stored = await all(s);
+    assert.deepEqual(byEntity.get('10'), stored.find((r) => r.id === byEntity.get('10')!.id), 'a whole record');
+  }));
+
+  it('deleteOlderThan removes records with a timestamp before the cut, oldest first, at most limit a call', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([rec(30), rec(10), rec(20), rec(40), rec(25)]);
+    assert.equal(await s.eventLog.deleteOlderThan(30, 2), 2);
+    assert.deepEqual((await all(s, { sort: 'timestamp' })).map((r) => r.timestamp), [25, 30, 40], 'the two oldest went first');
+    assert.equal(await s.eventLog.deleteOlderThan(30, 10), 1);
+    assert.equal(await s.eventLog.deleteOlderThan(30, 10), 0);
+    assert.deepEqual((await all(s, { sort: 'timestamp' })).map((r) => r.timestamp), [30, 40]);
+  }));
+
+  it('deleteBelowId removes the lowest ids below the bound, at most limit a call; idRange follows', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append(Array.from({ length: 6 }, (_, i) => rec(i)));
+    const before = ids(await all(s)).map(Number);
+    assert.deepEqual(await s.eventLog.idRange(), { min: before[0], max: before[5] });
+    assert.equal(await s.eventLog.deleteBelowId(before[4]!, 3), 3);
+    assert.deepEqual(ids(await all(s)).map(Number), before.slice(3));
+    assert.equal(await s.eventLog.deleteBelowId(before[4]!, 3), 1);
+    assert.deepEqual(await s.eventLog.idRange(), { min: before[4], max: before[5] });
+  }));
+
+  it('retention takes latest-record pointers with the records; ids are not given out again once the log is empty', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([onEntity('10', 10), onEntity('11', 20)]);
+    const old = ids(await all(s));
+    assert.equal(await s.eventLog.deleteOlderThan(15, 100), 1);
+    assert.deepEqual((await s.eventLog.latestPerEntity()).map((r) => r.entity!.entityId), ['11']);
+    assert.equal(await s.eventLog.deleteOlderThan(100, 100), 1);
+    assert.deepEqual(await s.eventLog.latestPerEntity(), []);
+    assert.equal(await s.eventLog.idRange(), undefined);
+    await s.eventLog.append([onEntity('10', 30)]);
+    const [fresh] = await all(s);
+    assert.ok(!old.includes(fresh!.id) && Number(fresh!.id) > Number(old[1]), 'a new id, above every earlier one');
+    assert.deepEqual((await s.eventLog.latestPerEntity()).map((r) => r.id), [fresh!.id]);
+  }));
+});
