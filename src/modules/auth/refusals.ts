@@ -6,7 +6,7 @@
 import { AppError } from '../../errors.js';
 import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
-import type { UsersService } from '../users/service.js';
+import type { AuthAccounts } from './principal.js';
 import type { LockReason } from './lockout.js';
 
 export const WRONG_PASSWORD = 'wrong login or password';
@@ -21,7 +21,7 @@ export const unauthorized = (message: string) => new AppError('Unauthorized', me
 export const asWrongCredentials = (method: 'basic' | 'session' | 'token'): AppError =>
   unauthorized(method === 'token' ? INVALID_TOKEN : method === 'session' ? NO_SESSION : WRONG_PASSWORD);
 
-export function createRefusals({ securityLog, users }: { securityLog: SecurityLogService; users: Pick<UsersService, 'findByLogin'> }) {
+export function createRefusals({ securityLog, users }: { securityLog: SecurityLogService; users: Pick<AuthAccounts, 'findByLogin'> }) {
   return {
     /**
      * A refusal that is not a password or token guess (stale session cookie, tokens switched

@@ -5,7 +5,7 @@
 // Wrong passwords are counted per user: a thief with a session cannot guess at will.
 import { AppError } from '../../errors.js';
 import type { UserRecord } from '../../storage/types.js';
-import { verifyPassword } from '../auth/password.js';
+import { verifyPassword } from '../../core/accounts/password.js';
 
 /** How the caller signed in: only 'basic' has just shown the password. */
 export type ProofMethod = 'basic' | 'session' | 'token';

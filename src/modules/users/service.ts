@@ -4,15 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { QueryError } from '../../core/safe-query.js';
 import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore } from '../../storage/types.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../../core/accounts/password.js';
 import { createReauth, type ProofMethod } from './reauth.js';
-import { RIGHTS, isRight, type Right } from './rights.js';
+import { RIGHTS } from '../../core/accounts/rights.js';
+import { STATUS_ACTIVE, STATUS_BLOCKED, effectiveRights, isBlocked } from '../../core/accounts/user-access.js';
 import type { CreateUserInput, PatchUserInput, UserView } from './schemas.js';
 import { compileUserFilter } from './user-filter.js';
 import { AccountSignal } from './account-changed.js';
 
-export const STATUS_ACTIVE = 2;
-export const STATUS_BLOCKED = 3;
+// Where other modules have always found them; defined in core/accounts/user-access.ts.
+export { STATUS_ACTIVE, STATUS_BLOCKED, effectiveRights, isBlocked };
 
 /** Who asks for a change: their id and effective rights. */
 export interface Actor {
@@ -44,19 +45,6 @@ export type UsersService = ReturnType<typeof createUsersService>;
  * caches).
  */
 const isUserId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
-
-export function isBlocked(user: UserRecord, now: number): boolean {
-  return user.status === STATUS_BLOCKED || (user.activeTo !== null && now > user.activeTo);
-}
-
-const rightsOf = new WeakMap<UserRecord, ReadonlySet<Right>>();
-
-/** The rights a user holds (all of them for an admin); computed once per cached record. */
-export function effectiveRights(user: UserRecord): ReadonlySet<Right> {
-  let rights = rightsOf.get(user);
-  if (!rights) rightsOf.set(user, (rights = new Set(user.isAdmin ? RIGHTS : user.permissions.filter(isRight))));
-  return rights;
-}
 
 export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
   const cache = new Map<string, { user: UserRecord; at: number }>();
