@@ -15,7 +15,7 @@ import { createTriggersService } from './modules/triggers/service.js';
 import type { Catalog } from './modules/catalog/catalog.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
-import { createStatService } from './modules/history/stat-service.js';
+import { createStatService } from './intake/stat-push.js';
 import { createStateEngine, type IncidentSink, type StateEngine } from './modules/engine/state-engine.js';
 import { createStatIntake } from './intake/stat-intake.js';
 import { createAddressIndex } from './intake/address-index.js';

@@ -2,27 +2,12 @@
 // event-log record, and an event about an entity is shown to that entity's conditions as its
 // latest event (core/events/event-values.ts), so a trap can raise an incident.
 import type { Logger } from 'pino';
-import type { EventFacts } from '../core/events/event-values.js';
+import type { EventListener, IncomingEvent } from '../core/pipeline/incoming-event.js';
 import type { MemEntity } from '../modules/catalog/catalog.js';
 import type { EventLogService } from '../modules/event-log/service.js';
 import type { AddressIndex } from './address-index.js';
 
-export type EventKind = 'snmp-trap' | 'mqtt-message';
-
-export interface IncomingEvent {
-  type: EventKind;
-  /** Which receiver took it, e.g. "snmp-trap@host:162". */
-  agentId: string;
-  timestamp: number;
-  payload: Record<string, unknown>;
-  /** The entity the event is about, when one is known. */
-  entity?: MemEntity;
-}
-
-/** The engine's side: an entity's latest event changed. */
-export interface EventListener {
-  eventArrived(entityId: string, event: EventFacts): Promise<void>;
-}
+export type { EventKind, EventListener, IncomingEvent } from '../core/pipeline/incoming-event.js';
 
 export function createEventIntake({ eventLog, engine, addresses, logger }: {
   eventLog: EventLogService;

@@ -12,10 +12,10 @@ function setup() {
   let journalId = 0;
   const recorded: number[] = [];
   const history = {
-    newSeries() {},
-    dropSeries() {},
+    appendJournal: async () => ++journalId,
+    readJournal: async () => 0,
+    addReplayedSeries: async () => undefined,
     record: (_e: string, ts: number) => void recorded.push(ts),
-    store: { appendJournal: async () => ++journalId, readJournal: async () => {} },
     checkpoint: async () => {},
   } as unknown as HistoryService;
   const intake = createStatIntake({

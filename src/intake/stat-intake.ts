@@ -1,39 +1,26 @@
-// The one intake path of measurements: the stat routes and MQTT hand it validated payloads;
-// it applies the entities' stat rules (stat-rules-step.ts), journals the result durably,
-// feeds history and the engine, and answers once all of that is done. Requests that arrive
-// while a batch is being written wait and go together in the next one (group commit), so a
-// journal write and an engine pass serve many requests.
+// The one intake path of measurements. Its stages, in order, and where each one lives:
+//   1. listener    HTTP POST .../stat (modules/history/routes.ts), MQTT (intake/mqtt/message-handler.ts),
+//                  probes (modules/probes/probe-service.ts); SNMP traps are events (intake/event-intake.ts)
+//   2. validation  access, body shape, timestamp, flattening into a StatItem (intake/stat-push.ts,
+//                  intake/stat-validation.ts; the item type is core/pipeline/stat-item.ts)
+//   3. stat rules  the entities' drop/change/extend rules (intake/stat-rules-step.ts)
+//   4. journal     durable before the answer (modules/history/history-journal.ts)
+//   5. history     heads and last values, checkpointed later (modules/history/history-service.ts)
+//   6. engine      conditions and states (modules/engine/state-engine.ts, told via dataArrived)
+//   7. incidents/triggers  raised and fired on state changes (modules/incidents, modules/triggers)
+//   8. live stream a 'stat' event per item (modules/live/event-bus.ts)
+// Requests that arrive while a batch is being written wait and go together in the next one
+// (group commit), so a journal write and an engine pass serve many requests.
 import type { Logger } from 'pino';
 import { flattenPayload } from '../core/metrics/flatten.js';
-import type { SeriesRow } from '../storage/history-types.js';
+import type { DataListener, StatItem } from '../core/pipeline/stat-item.js';
 import type { Catalog } from '../modules/catalog/catalog.js';
-import type { HistoryService, Scalar } from '../modules/history/history-service.js';
+import type { HistoryService } from '../modules/history/history-service.js';
 import type { EventBus } from '../modules/live/event-bus.js';
 import { mergePayload } from '../core/stat-rules/merge-payload.js';
 import { createStatRulesStep } from './stat-rules-step.js';
 
-export interface StatItem {
-  entityId: string;
-  entityType: 1 | 2;
-  timestamp: number;
-  payload: Record<string, unknown>;
-  numbers: ReadonlyArray<[string, number]>;
-  values: Record<string, Scalar>;
-  /**
-   * A stat rule's `extend`: `payload` (what came, what history and the journal take) is merged
-   * into the last payload, and `stored` is that union, kept as the last payload.
-   */
-  extend?: boolean;
-  stored?: Record<string, unknown>;
-}
-
-/** A journal entry: [entityId, timestamp, payload], and 1 when the payload extends the last one. */
-type JournalEntry = [string, number, Record<string, unknown>, 1?];
-
-/** The engine's side of intake: told which entities got which data, once it is stored. */
-export interface DataListener {
-  dataArrived(items: readonly StatItem[]): Promise<void>;
-}
+export type { DataListener, StatItem } from '../core/pipeline/stat-item.js';
 
 interface Waiting {
   items: StatItem[];
@@ -62,15 +49,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     // Stat rules run first: a dropped payload is not stored at all.
     const live = applyRules(items.filter((i) => catalog.entity(i.entityId) !== undefined));
     if (live.length === 0) return;
-    const newSeries: SeriesRow[] = [];
-    for (const i of live) history.newSeries(i.entityId, i.numbers, newSeries);
-    const body = JSON.stringify(live.map((i): JournalEntry => (i.extend ? [i.entityId, i.timestamp, i.payload, 1] : [i.entityId, i.timestamp, i.payload])));
-    try {
-      lastJournalId = await history.store.appendJournal(body, newSeries);
-    } catch (err) {
-      history.dropSeries(newSeries);
-      throw err;
-    }
+    lastJournalId = await history.appendJournal(live);
     for (const i of live) {
       // Deleted while the journal was written: its history is already gone; keep it so.
       if (!catalog.entity(i.entityId)) continue;
@@ -131,19 +110,14 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     /** Replays what the journal holds beyond the last checkpoint, then checkpoints. */
     async start(): Promise<void> {
       const replayed: Array<StatItem & { journalId: number }> = [];
-      await history.store.readJournal((id, body) => {
-        lastJournalId = id;
-        for (const [entityId, timestamp, payload, extend] of JSON.parse(body) as JournalEntry[]) {
-          const entity = catalog.entity(entityId);
-          if (!entity) continue;
-          const { numbers, values } = flattenPayload(payload);
-          replayed.push({ entityId, entityType: entity.entityType, timestamp, payload, numbers, values, journalId: id, ...(extend ? { extend: true } : {}) });
-        }
+      lastJournalId = await history.readJournal((id, entityId, timestamp, payload, extend) => {
+        const entity = catalog.entity(entityId);
+        if (!entity) return;
+        const { numbers, values } = flattenPayload(payload);
+        replayed.push({ entityId, entityType: entity.entityType, timestamp, payload, numbers, values, journalId: id, ...(extend ? { extend: true } : {}) });
       });
       if (replayed.length > 0) {
-        const newSeries: SeriesRow[] = [];
-        for (const i of replayed) history.newSeries(i.entityId, i.numbers, newSeries);
-        if (newSeries.length > 0) lastJournalId = await history.store.appendJournal('[]', newSeries);
+        lastJournalId = (await history.addReplayedSeries(replayed)) ?? lastJournalId;
         for (const i of replayed) {
           // In order, so an extending payload merges into what the one before it left.
           const payload = i.extend ? mergePayload(history.lastData(i.entityId)?.payload, i.payload) : i.payload;

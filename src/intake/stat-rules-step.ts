@@ -9,7 +9,7 @@ import { mergePayload } from '../core/stat-rules/merge-payload.js';
 import { flattenPayload, PayloadError, type ScalarValue } from '../core/metrics/flatten.js';
 import type { Catalog } from '../modules/catalog/catalog.js';
 import type { HistoryService } from '../modules/history/history-service.js';
-import type { StatItem } from './stat-intake.js';
+import type { StatItem } from '../core/pipeline/stat-item.js';
 
 type Values = Record<string, ScalarValue>;
 

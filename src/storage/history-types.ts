@@ -35,7 +35,7 @@ export interface LastStatRow {
   latest: string;
 }
 
-/** One slice of a checkpoint, written in one transaction. */
+/** One slice of a checkpoint, written atomically (one transaction). */
 export interface Checkpoint {
   /**
    * Chunks to add with their hourly rollups: merged into the stored hours, or, with `replace`,
@@ -61,10 +61,11 @@ export interface HistoryStore {
   /** Appends one journal entry (and the series it introduces) durably; returns its id. */
   appendJournal(body: string, newSeries: readonly SeriesRow[]): Promise<number>;
   /**
-   * Writes a checkpoint slice. `build` is called inside the write, synchronously, so what it
-   * reads from memory cannot change before it is stored; `done` runs right after the commit.
+   * Writes a checkpoint slice atomically. The slice is a snapshot the caller no longer
+   * changes; the caller clears what it covered once this resolves (the store need not hold
+   * any transaction open across the caller's awaits).
    */
-  checkpoint(build: () => Checkpoint, done: () => void): Promise<void>;
+  checkpoint(slice: Checkpoint): Promise<void>;
   /** Sealed chunks of a series that overlap [from, to], oldest first. */
   chunks(seriesId: number, from: number, to: number): Promise<ChunkRow[]>;
   /** The newest sealed chunks of a series, newest first. */

@@ -13,7 +13,7 @@ import { AppError } from '../../errors.js';
 import type { AuthService, Credentials, Principal } from '../../modules/auth/service.js';
 import type { EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
-import type { StatService } from '../../modules/history/stat-service.js';
+import type { StatService } from '../stat-push.js';
 import type { ClientContext } from '../../modules/security-log/events.js';
 import type { UserRecord } from '../../storage/types.js';
 import type { EventIntake, IncomingEvent } from '../event-intake.js';

@@ -36,7 +36,7 @@ import type { Config } from '../../config.js';
 import type { AuthService, Principal } from '../../modules/auth/service.js';
 import type { Catalog } from '../../modules/catalog/catalog.js';
 import { canSee, type EntityActor } from '../../modules/catalog/access.js';
-import type { StatService } from '../../modules/history/stat-service.js';
+import type { StatService } from '../stat-push.js';
 import type { EventIntake } from '../event-intake.js';
 import { entityTopic } from './entity-topic.js';
 import { createLogThrottle } from '../log-throttle.js';

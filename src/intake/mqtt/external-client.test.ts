@@ -9,7 +9,7 @@ import mqtt from 'mqtt';
 import pino from 'pino';
 import type { AuthService } from '../../modules/auth/service.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
-import type { StatService } from '../../modules/history/stat-service.js';
+import type { StatService } from '../stat-push.js';
 import type { EventIntake, IncomingEvent } from '../event-intake.js';
 import { externalAgentId, startExternalMqtt, type ExternalMqtt } from './external-client.js';
 

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../errors.js';
 import type { EntityActor } from '../../modules/catalog/access.js';
 import type { Catalog, MemEntity } from '../../modules/catalog/catalog.js';
-import type { StatService } from '../../modules/history/stat-service.js';
+import type { StatService } from '../stat-push.js';
 import type { EventIntake } from '../event-intake.js';
 import { entityTopic, type EntityTopic } from './entity-topic.js';
 import { createLogThrottle } from '../log-throttle.js';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { SEE_ALL, visibilityOf } from '../../core/visibility.js';
 import { AppError } from '../../errors.js';
-import type { IncomingEvent } from '../../intake/event-intake.js';
+import type { IncomingEvent } from '../../core/pipeline/incoming-event.js';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
 import type { Storage } from '../../storage/types.js';
 import type { EntityActor } from '../catalog/access.js';

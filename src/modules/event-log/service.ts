@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { scanPage } from '../../core/scan-page.js';
 import { compileFilterParam } from '../../core/input/filter-param.js';
-import type { IncomingEvent } from '../../intake/event-intake.js';
+import type { IncomingEvent } from '../../core/pipeline/incoming-event.js';
 import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
 import { type EntityActor, canSee } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';

@@ -9,7 +9,6 @@ import pino from 'pino';
 import { parseDownsample } from '../../core/history/time-spec.js';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
 import type { Storage } from '../../storage/types.js';
-import type { SeriesRow } from '../../storage/history-types.js';
 import { createHistoryQuery } from './history-query.js';
 import { createHistoryService } from './history-service.js';
 
@@ -32,9 +31,7 @@ before(async () => {
   const clock = () => now;
   const history = createHistoryService({ store: storage.history, clock, logger: pino({ level: 'silent' }) });
   await history.load();
-  const rows: SeriesRow[] = [];
-  history.newSeries('e1', [['v', 0]], rows);
-  let journal = await storage.history.appendJournal('[]', rows);
+  let journal = (await history.addReplayedSeries([{ entityId: 'e1', entityType: 1, timestamp: OLD, payload: {}, numbers: [['v', 0]], values: {} }]))!;
   // Each set sealed on its own (idle heads are sealed at a checkpoint), so purging drops the old chunk only.
   for (const set of [old, recent]) {
     for (const [ts, v] of set) history.record('e1', ts, { v }, [['v', v]], { v }, journal);

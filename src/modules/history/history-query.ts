@@ -55,11 +55,9 @@ function eachPoint(segments: Segment[], from: number, to: number, visit: (ts: nu
 }
 
 export function createHistoryQuery({ history, clock, rawRetentionMs }: { history: HistoryService; clock: () => number; rawRetentionMs: number }) {
-  const store = history.store;
-
   /** The points of [from, to]; with `maxPoints`, refused before anything is decoded when there are more. */
   async function segments(seriesId: number, from: number, to: number, maxPoints = Number.POSITIVE_INFINITY, metric = '', hint = 'ask for a downsample (e.g. downsample=1m-avg)'): Promise<Segment[]> {
-    const chunks = await store.chunks(seriesId, from, to);
+    const chunks = await history.chunks(seriesId, from, to);
     const h = history.head(seriesId);
     const n = chunks.reduce((sum, c) => sum + c.n, 0) + (h?.size ?? 0);
     if (n > maxPoints) throw new HistoryInputError(`metrics: ${metric} has more than ${maxPoints} points in this range; ${hint}`);
@@ -71,7 +69,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
   /** Hourly partials of [from, to]: stored rollups merged with the hours of the head. */
   async function partials(seriesId: number, from: number, to: number): Promise<PartialAggregate[]> {
     const byHour = new Map<number, PartialAggregate>();
-    for (const r of await store.rollups(seriesId, from - (from % HOUR_MS), to)) byHour.set(r.hour, { ...r, start: r.hour });
+    for (const r of await history.rollups(seriesId, from - (from % HOUR_MS), to)) byHour.set(r.hour, { ...r, start: r.hour });
     const { rows, replace } = await history.headRollups(seriesId);
     for (const r of rows) {
       if (r.hour + HOUR_MS <= from || r.hour > to) continue;
@@ -161,7 +159,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
         }
         // Newest chunks first, a few at a time, until enough points are in hand.
         let take = 4;
-        let chunks = have >= length ? [] : await store.lastChunks(seriesId, take);
+        let chunks = have >= length ? [] : await history.lastChunks(seriesId, take);
         while (have < length && chunks.length > 0) {
           for (const c of chunks.splice(0)) {
             segs.unshift({ ...decodeChunk(c.data), order: c.id ?? 0 });
@@ -169,7 +167,7 @@ export function createHistoryQuery({ history, clock, rawRetentionMs }: { history
           }
           if (have >= length) break;
           take *= 4;
-          const more = await store.lastChunks(seriesId, take);
+          const more = await history.lastChunks(seriesId, take);
           chunks = more.slice(segs.length - (h && h.size > 0 ? 1 : 0));
           if (chunks.length === 0) break;
         }

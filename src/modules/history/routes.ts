@@ -15,7 +15,7 @@ import { MAX_LAST_LENGTH } from './history-query.js';
 import type { HistoryService } from './history-service.js';
 import { MetricsQuery, selectedMetrics } from './metrics-param.js';
 import { ANY_PUSH_RIGHTS, LINK_PUSH_RIGHTS, OBJECT_PUSH_RIGHTS } from './push-rights.js';
-import { MAX_BATCH_ITEMS, type StatService } from './stat-service.js';
+import { MAX_BATCH_ITEMS, type StatService } from '../../intake/stat-push.js';
 
 const SeriesSchema = Type.Object({
   metric: Type.String(),

@@ -10,6 +10,8 @@ export class SeriesHead {
   pendingJournal = 0;
   /** Server time of the last append (for sealing idle heads). */
   touched = 0;
+  /** Counts appends: a checkpoint's snapshot is still the whole head only if this has not moved. */
+  version = 0;
 
   add(ts: number, value: number): void {
     const n = this.ts.length;
@@ -31,6 +33,27 @@ export class SeriesHead {
       }
     }
     this.dirty = true;
+    this.version++;
+  }
+
+  /**
+   * Removes the points a stored snapshot held (sorted `ts` with their `values`), keeping those
+   * that came or changed after it: a point re-sent at the same millisecond with another value
+   * stays, and is stored again later (a later chunk wins a tie).
+   */
+  removeStored(ts: ArrayLike<number>, values: ArrayLike<number>): void {
+    const keptTs: number[] = [];
+    const keptValues: number[] = [];
+    let j = 0;
+    for (let i = 0; i < this.ts.length; i++) {
+      const t = this.ts[i]!;
+      while (j < ts.length && ts[j]! < t) j++;
+      if (j < ts.length && ts[j] === t && Object.is(values[j], this.values[i])) continue;
+      keptTs.push(t);
+      keptValues.push(this.values[i]!);
+    }
+    this.ts = keptTs;
+    this.values = keptValues;
   }
 
   get size(): number {

@@ -3,7 +3,7 @@
 // incidents and triggers treat it as any other data.
 import type { Logger } from 'pino';
 import { flattenPayload } from '../../core/metrics/flatten.js';
-import type { StatIntake } from '../../intake/stat-intake.js';
+import type { StatSink as StatIntake } from '../../core/pipeline/stat-item.js';
 import { createNetPolicy, type NetPolicySettings } from '../../core/net-policy.js';
 import { createScheduler, type ScheduledCheck } from '../../probes/scheduler.js';
 import { runCheck, type CheckRun } from '../../probes/run-check.js';

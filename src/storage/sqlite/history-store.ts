@@ -89,10 +89,7 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
       for (const r of db.prepare('SELECT id, body FROM intake_journal ORDER BY id').iterate() as Iterable<{ id: number; body: string }>) visit(r.id, r.body);
     },
     appendJournal: (body, newSeries) => gate.run(() => append(body, newSeries)),
-    checkpoint: (build, done) => gate.run(() => {
-      checkpoint(build());
-      done();
-    }),
+    checkpoint: (slice) => gate.run(() => checkpoint(slice)),
     async chunks(seriesId, from, to) {
       return (selectChunks.all(seriesId, from, to) as ChunkDb[]).map(chunkOf);
     },
