@@ -17,6 +17,11 @@ export interface Backend {
   name: string;
   /** A fresh, empty (migrated and seeded) storage of its own. */
   open(): Promise<OpenedBackend>;
+  /**
+   * A second node's handle on the storage `of` opened (its close leaves the data in place).
+   * Required where the storage's capabilities say `sharedByNodes`.
+   */
+  openPeer?(of: OpenedBackend): Promise<OpenedBackend>;
 }
 
 export const backends: Backend[] = [

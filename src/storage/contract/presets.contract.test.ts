@@ -18,4 +18,12 @@ forEachBackend('presets store', (storage) => {
     assert.ok(await p.create(row('1'), 2), 'room again after a delete');
     assert.equal(await p.update({ ...first, name: 'gone' }), undefined);
   });
+
+  it('presets: creates racing for the last places never pass the limit', async () => {
+    const p = storage().presets;
+    const row = { ownerId: '77', name: 'n', key: 'k', data: {}, shared: false, created: 1, updated: 1 };
+    const made = await Promise.all(Array.from({ length: 6 }, () => p.create(row, 3)));
+    assert.equal(made.filter((x) => x !== undefined).length, 3);
+    assert.equal(new Set(made.filter((x) => x !== undefined).map((x) => x!.id)).size, 3);
+  });
 });

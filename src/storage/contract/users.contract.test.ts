@@ -52,4 +52,10 @@ forEachBackend('users store', (storage) => {
     assert.equal(await storage().users.delete(d.id), true);
     assert.equal(await storage().users.delete(d.id), false);
   });
+
+  it('users: creates racing for one login store it once; the others are refused as duplicates', async () => {
+    const results = await Promise.allSettled([1, 2, 3].map((i) => storage().users.create(newUser('racer', { email: `r${i}@x` }), 1)));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof DuplicateKeyError);
+  });
 });
