@@ -38,6 +38,8 @@ import { annotationsRoutes } from './modules/annotations/routes.js';
 import { presetsRoutes } from './modules/presets/routes.js';
 import { probeRoutes } from './modules/probes/routes.js';
 import { CheckDefinitionDoc } from './modules/probes/schemas.js';
+import { SETTINGS_SCHEMAS } from './modules/entities/settings-schemas.js';
+import { LIVE_EVENT_SCHEMAS } from './modules/live/live-event-schemas.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { uiSettingsRoutes } from './modules/ui-settings/routes.js';
 import { registerWebUi } from './http/web-ui.js';
@@ -118,7 +120,7 @@ export async function buildApp(deps: AppDeps) {
   await registerCors(app, deps.config.http.cors);
   registerValidators(app);
   registerJsonBodyParser(app, deps.config.http.jsonMaxDepth);
-  await registerOpenApi(app, deps.version, { CheckDefinition: CheckDefinitionDoc });
+  await registerOpenApi(app, deps.version, { CheckDefinition: CheckDefinitionDoc, ...SETTINGS_SCHEMAS, ...LIVE_EVENT_SCHEMAS });
   registerAuthentication(app, deps.auth, deps.securityLog);
   openApiRoute(app);
 

@@ -8,6 +8,7 @@ import type { SettingKind } from '../../storage/catalog-types.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import { IdParams, PropertyInput, PropertySchema } from './schemas.js';
+import { settingsDocumentSchema } from './settings-schemas.js';
 
 const PropParams = Type.Object({ id: Type.String({ maxLength: 32 }), propId: Type.String({ maxLength: 32 }) });
 const PatchPropertyBody = Type.Partial(PropertyInput);
@@ -94,7 +95,7 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
 
     for (const setting of SETTINGS) {
       api.get(`/${prefix}/:id/${setting.path}`, {
-        schema: { tags, summary: `The entity's ${setting.summary}`, params: IdParams, response: { 200: Type.Array(Type.Unknown()) } },
+        schema: { tags, summary: `The entity's ${setting.summary}`, params: IdParams, response: { 200: settingsDocumentSchema(setting.kind) } },
       }, async (req) => s.settings.get(actor(req), entityOf(req), setting.kind));
 
       api.put(`/${prefix}/:id/${setting.path}`, {
@@ -105,7 +106,7 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
             + (setting.kind === 'stateTriggers' ? '' : setting.kind === 'statRules' ? ` ${STAT_RULES_TEXT}` : ` ${EVENT_FIELDS}`),
           params: IdParams,
           body: Type.Array(Type.Unknown(), { maxItems: 1000 }),
-          response: { 200: Type.Array(Type.Unknown()) },
+          response: { 200: settingsDocumentSchema(setting.kind) },
         },
       }, async (req) => s.settings.put(actor(req), entityOf(req), setting.kind, req.body));
 

@@ -115,7 +115,8 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
       description: 'Each event has an `id`; reconnect with the Last-Event-ID header (or lastEventId) to get the events missed since. '
         + 'The server ends a stream after 10 minutes, and at once when the account changes (rights, objectPermissions, password, blocked): reconnect. '
         + 'Event `state`: {entityId, entityType, entityName, stateId, previousStateId, reason, timestamp}; `incident`: {entityId, entityType, action, incident, timestamp}; '
-        + '`stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent.',
+        + '`stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent. '
+        + 'The data of each event type is the component schema LiveStateEvent, LiveIncidentEvent, LiveStatEvent or LiveResetEvent (LiveEvent: any of the first three).',
       querystring: Type.Object({
         types: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated subset of state,incident,stat (default all)' })),
         lastEventId: Type.Optional(Type.String({ maxLength: 20 })),

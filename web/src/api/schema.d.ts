@@ -2243,7 +2243,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2273,7 +2283,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2330,7 +2350,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2360,7 +2397,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2417,7 +2471,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -2447,7 +2536,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -2504,7 +2628,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2534,7 +2684,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2817,7 +2993,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2847,7 +3033,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2904,7 +3100,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2934,7 +3147,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -2991,7 +3221,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -3021,7 +3286,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -3078,7 +3378,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3108,7 +3434,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3391,7 +3743,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3421,7 +3783,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3478,7 +3850,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3508,7 +3897,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3565,7 +3971,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -3595,7 +4036,42 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": (({
+                            /** @enum {string} */
+                            type: "webhook";
+                            payload: {
+                                url: string;
+                                method: "POST" | "PUT";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                timeoutMs?: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | ({
+                            /** @enum {string} */
+                            type: "e-mail";
+                            payload: {
+                                /** @description one address or a list, as written */
+                                to: string | string[];
+                                subject?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description state ids that fire the trigger */
+                            states: number[];
+                            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+                            duration: number;
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                     };
                 };
             };
@@ -3652,7 +4128,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -3682,7 +4184,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown[];
+                        "application/json": ({
+                            actions: (({
+                                /** @enum {string} */
+                                type: "set";
+                                metric: string;
+                                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                                value: string | number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "extend";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "drop";
+                            } & {
+                                [key: string]: unknown;
+                            }))[];
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -5565,7 +6093,7 @@ export interface paths {
         };
         /**
          * Live events (Server-Sent Events): state, incident and stat
-         * @description Each event has an `id`; reconnect with the Last-Event-ID header (or lastEventId) to get the events missed since. The server ends a stream after 10 minutes, and at once when the account changes (rights, objectPermissions, password, blocked): reconnect. Event `state`: {entityId, entityType, entityName, stateId, previousStateId, reason, timestamp}; `incident`: {entityId, entityType, action, incident, timestamp}; `stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent.
+         * @description Each event has an `id`; reconnect with the Last-Event-ID header (or lastEventId) to get the events missed since. The server ends a stream after 10 minutes, and at once when the account changes (rights, objectPermissions, password, blocked): reconnect. Event `state`: {entityId, entityType, entityName, stateId, previousStateId, reason, timestamp}; `incident`: {entityId, entityType, action, incident, timestamp}; `stat`: {entityId, entityType, timestamp, metrics}. A `reset` event says events were missed beyond what the server keeps. Only events of entities the caller can see are sent. The data of each event type is the component schema LiveStateEvent, LiveIncidentEvent, LiveStatEvent or LiveResetEvent (LiveEvent: any of the first three).
          */
         get: {
             parameters: {
@@ -9259,6 +9787,317 @@ export interface components {
         } & {
             [key: string]: unknown;
         });
+        /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+        Condition: {
+            [key: string]: unknown;
+        };
+        /** @description One state condition; the first that holds gives the state */
+        StateCondition: {
+            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+            condition: {
+                [key: string]: unknown;
+            };
+            /** @description the state id the entity takes while the condition holds */
+            state: number;
+            description: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One incident condition: raises an incident of level `state` while `condition` holds (id, condition, text and state are always present) */
+        IncidentCondition: {
+            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+            id?: string;
+            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+            condition?: {
+                [key: string]: unknown;
+            };
+            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+            clearCondition?: {
+                [key: string]: unknown;
+            };
+            /** @description always present */
+            text?: string;
+            /** @description always present: the incident level id */
+            state?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One state trigger: a webhook call or an e-mail when the entity enters one of `states` */
+        StateTrigger: ({
+            /** @enum {string} */
+            type: "webhook";
+            payload: {
+                url: string;
+                method: "POST" | "PUT";
+                headers?: {
+                    [key: string]: string;
+                };
+                timeoutMs?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description state ids that fire the trigger */
+            states: number[];
+            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+            duration: number;
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            /** @enum {string} */
+            type: "e-mail";
+            payload: {
+                /** @description one address or a list, as written */
+                to: string | string[];
+                subject?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description state ids that fire the trigger */
+            states: number[];
+            /** @description ms the entity must stay in one of `states` before it fires (0: at once) */
+            duration: number;
+        } & {
+            [key: string]: unknown;
+        });
+        /** @description One stat rule: when its condition holds (or it has none) its actions run in order */
+        StatRule: {
+            actions: (({
+                /** @enum {string} */
+                type: "set";
+                metric: string;
+                /** @description a formula over {{new.x}} and {{current.x}}, or a number */
+                value: string | number;
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @enum {string} */
+                type: "extend";
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                /** @enum {string} */
+                type: "drop";
+            } & {
+                [key: string]: unknown;
+            }))[];
+            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+            condition?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The data of a live stream event (SSE `event:` state, incident or stat) */
+        LiveEvent: {
+            /** @enum {string} */
+            type: "state";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            entityName: string;
+            stateId: number;
+            previousStateId: number;
+            /** @description why the state changed; details depend on the code (a cause the caller may not see is left out) */
+            reason: {
+                /** @description the engine's state reason code */
+                code: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description ms */
+            timestamp: number;
+        } | {
+            /** @enum {string} */
+            type: "incident";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed";
+            incident: {
+                id: string;
+                entityId: string;
+                /** @description 1 object, 2 link */
+                entityType: number;
+                /** @description 1 state change (entering a state the configuration maps to a level), 2 incident condition, 3 manual */
+                type: number;
+                /** @description JSON text of the measurements that led to the incident (as given for a manual one) */
+                data: string;
+                /** @description the level before clearing (the level while not cleared) */
+                lastState: number;
+                /** @description incident level id; 3 when cleared */
+                state: number;
+                /** @description time at the source, when it reports one; else null */
+                localTimestamp: number | null;
+                /** @description repeats and reopenings stay in the same record: the incident's own id */
+                parentChainId: string;
+                reason: {
+                    /** @description 1 condition matched, 13 manual; otherwise the engine's state reason code */
+                    code: number;
+                    rootCause: {
+                        entityId: string;
+                        entityType: number;
+                        entityName: string;
+                    };
+                };
+                text: string;
+                /** @description ms, when it was raised */
+                timestamp: number;
+                /** @description user id; present only while acknowledged */
+                acknowledgedBy?: string;
+                /** @description ms; present only while acknowledged */
+                acknowledgementTimestamp?: number;
+                /** @description ms; present once cleared */
+                clearTimestamp?: number;
+                /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
+                count: number;
+                commentsCount: number;
+                /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                owner?: {
+                    id: string;
+                    name: string;
+                    /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                    parent_id: string[];
+                    class_id: string | null;
+                    class_name: string | null;
+                    /** @description secrets masked as /props masks them for the caller */
+                    properties: {
+                        id: string;
+                        name: string;
+                        value: string;
+                        type_id: number;
+                    }[];
+                    /** @description the same as id */
+                    _id: string;
+                    /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                    _parents: {
+                        /** @description ids from the entity's parent up to the root */
+                        path: string[];
+                    }[];
+                };
+            };
+            /** @description ms */
+            timestamp: number;
+        } | {
+            /** @enum {string} */
+            type: "stat";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            /** @description ms */
+            timestamp: number;
+            /** @description names of the metrics the payload carried (flattened) */
+            metrics: string[];
+        };
+        /** @description SSE event `state`: an entity changed state */
+        LiveStateEvent: {
+            /** @enum {string} */
+            type: "state";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            entityName: string;
+            stateId: number;
+            previousStateId: number;
+            /** @description why the state changed; details depend on the code (a cause the caller may not see is left out) */
+            reason: {
+                /** @description the engine's state reason code */
+                code: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description ms */
+            timestamp: number;
+        };
+        /** @description SSE event `incident`: an incident changed; `incident` is the record as GET /incidents/{id} shows it */
+        LiveIncidentEvent: {
+            /** @enum {string} */
+            type: "incident";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed";
+            incident: {
+                id: string;
+                entityId: string;
+                /** @description 1 object, 2 link */
+                entityType: number;
+                /** @description 1 state change (entering a state the configuration maps to a level), 2 incident condition, 3 manual */
+                type: number;
+                /** @description JSON text of the measurements that led to the incident (as given for a manual one) */
+                data: string;
+                /** @description the level before clearing (the level while not cleared) */
+                lastState: number;
+                /** @description incident level id; 3 when cleared */
+                state: number;
+                /** @description time at the source, when it reports one; else null */
+                localTimestamp: number | null;
+                /** @description repeats and reopenings stay in the same record: the incident's own id */
+                parentChainId: string;
+                reason: {
+                    /** @description 1 condition matched, 13 manual; otherwise the engine's state reason code */
+                    code: number;
+                    rootCause: {
+                        entityId: string;
+                        entityType: number;
+                        entityName: string;
+                    };
+                };
+                text: string;
+                /** @description ms, when it was raised */
+                timestamp: number;
+                /** @description user id; present only while acknowledged */
+                acknowledgedBy?: string;
+                /** @description ms; present only while acknowledged */
+                acknowledgementTimestamp?: number;
+                /** @description ms; present once cleared */
+                clearTimestamp?: number;
+                /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
+                count: number;
+                commentsCount: number;
+                /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
+                owner?: {
+                    id: string;
+                    name: string;
+                    /** @description the parents the caller can see (of a link: the objects it belongs to) */
+                    parent_id: string[];
+                    class_id: string | null;
+                    class_name: string | null;
+                    /** @description secrets masked as /props masks them for the caller */
+                    properties: {
+                        id: string;
+                        name: string;
+                        value: string;
+                        type_id: number;
+                    }[];
+                    /** @description the same as id */
+                    _id: string;
+                    /** @description one entry per path above the entity the caller can see (a path through a hidden object is left out whole); of a link, the paths of the objects it belongs to */
+                    _parents: {
+                        /** @description ids from the entity's parent up to the root */
+                        path: string[];
+                    }[];
+                };
+            };
+            /** @description ms */
+            timestamp: number;
+        };
+        /** @description SSE event `stat`: measurements arrived for an entity */
+        LiveStatEvent: {
+            /** @enum {string} */
+            type: "stat";
+            entityId: string;
+            /** @description 1 object, 2 link */
+            entityType: 1 | 2;
+            /** @description ms */
+            timestamp: number;
+            /** @description names of the metrics the payload carried (flattened) */
+            metrics: string[];
+        };
+        /** @description SSE event `reset`: events were missed beyond what the server keeps; reload what is shown */
+        LiveResetEvent: {
+            /** @description the oldest event id the server still keeps */
+            missedBefore: number;
+        };
     };
     responses: never;
     parameters: never;

@@ -1,10 +1,22 @@
 // The server's live stream (Server-Sent Events: state, incident, stat) as a hook. One
 // EventSource per page that asks; the browser reconnects by itself with Last-Event-ID.
+// Event data is typed by the server's own schemas (LiveStateEvent, ... in the OpenAPI
+// document); each carries its `type`, so a handler for several types narrows on it.
 import { useEffect, useRef } from 'react';
+import type { components } from '../api/client';
 
-export type LiveType = 'state' | 'incident' | 'stat';
+type Schemas = components['schemas'];
 
-export function useLiveEvents(types: LiveType[], onEvent: (type: LiveType, data: any) => void): void {
+/** The data of each event type the stream sends. */
+export interface LiveEvents {
+  state: Schemas['LiveStateEvent'];
+  incident: Schemas['LiveIncidentEvent'];
+  stat: Schemas['LiveStatEvent'];
+}
+
+export type LiveType = keyof LiveEvents;
+
+export function useLiveEvents<T extends LiveType>(types: T[], onEvent: (event: LiveEvents[T]) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   const key = types.join(',');
@@ -13,7 +25,7 @@ export function useLiveEvents(types: LiveType[], onEvent: (type: LiveType, data:
     const listeners = key.split(',').map((t) => {
       const l = (e: MessageEvent) => {
         try {
-          handler.current(t as LiveType, JSON.parse(e.data as string));
+          handler.current(JSON.parse(e.data as string) as LiveEvents[T]);
         } catch {
           // a malformed event is skipped
         }

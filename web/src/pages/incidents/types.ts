@@ -16,11 +16,5 @@ export const PRESET_KEY: Record<Scope, string> = {
   history: 'incident-history-page-preset-picker',
 };
 
-/** The live stream's incident event (GET /events/stream, event `incident`). */
-export interface IncidentEvent {
-  action: 'raised' | 'repeated' | 'acknowledged' | 'unacknowledged' | 'cleared' | 'undo-clear' | 'removed' | 'commented' | 'changed';
-  incident: Incident;
-}
-
 /** Level 3 is Cleared (the API's fixed level). */
 export const CLEARED = 3;

@@ -10,7 +10,7 @@ import { pageQuery, splitPage } from '../../components/paging';
 import { useLiveEvents } from '../../live/use-live-events';
 import type { Query } from './filter-bar';
 import type { TableLayout } from './table-layout';
-import type { Incident, IncidentEvent, Scope } from './types';
+import type { Incident, Scope } from './types';
 
 /** Events come in bursts (one state change can raise several incidents): one reload for all. */
 const RELOAD_DELAY_MS = 300;
@@ -51,7 +51,7 @@ export function useIncidentList(scope: Scope, sort: TableLayout['sort'], query: 
   const replace = useCallback((i: Incident) => setRows((rs) => rs.map((r) => (r.id === i.id ? i : r))), []);
   const drop = useCallback((id: string) => setRows((rs) => rs.filter((r) => r.id !== id)), []);
 
-  useLiveEvents(['incident'], (_type, event: IncidentEvent) => {
+  useLiveEvents(['incident'], (event) => {
     const i = event.incident;
     if (!i?.id) return;
     const present = rowsRef.current.some((r) => r.id === i.id);

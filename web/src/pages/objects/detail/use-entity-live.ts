@@ -1,7 +1,7 @@
 // Live 'state' and 'stat' events of one object or link: ticks that make the tabs load again, and
 // the newest state to show until the record is loaded again.
 import { useCallback, useState } from 'react';
-import { useLiveEvents, type LiveType } from '../../../live/use-live-events';
+import { useLiveEvents } from '../../../live/use-live-events';
 import { useThrottledTick } from './use-throttled-tick';
 
 export function useEntityLive(id: string, reload: () => void) {
@@ -9,10 +9,10 @@ export function useEntityLive(id: string, reload: () => void) {
   const [stateTick, setStateTick] = useState(0);
   const [liveState, setLiveState] = useState<{ id: string; stateId: number } | undefined>();
 
-  useLiveEvents(['state', 'stat'], (type: LiveType, event: { entityId?: string; stateId?: number }) => {
+  useLiveEvents(['state', 'stat'], (event) => {
     if (event.entityId !== id) return;
-    if (type === 'stat') bumpStat();
-    if (type === 'state' && typeof event.stateId === 'number') {
+    if (event.type === 'stat') bumpStat();
+    if (event.type === 'state' && typeof event.stateId === 'number') {
       setLiveState({ id, stateId: event.stateId });
       setStateTick((t) => t + 1);
     }

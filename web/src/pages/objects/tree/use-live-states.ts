@@ -12,7 +12,7 @@ export function useLiveStates(): LiveStates {
   const pending = useRef(new Map<string, number>());
   const frame = useRef(0);
 
-  useLiveEvents(['state'], (_type, event: { entityId?: string; stateId?: number }) => {
+  useLiveEvents(['state'], (event) => {
     if (typeof event.entityId !== 'string' || typeof event.stateId !== 'number') return;
     pending.current.set(event.entityId, event.stateId);
     if (frame.current) return;
