@@ -38,8 +38,3 @@ export const securityEvent = (timestamp: number, login: string, eventClassId = '
   },
   extra: { source: 'basic', channel: 'http' },
 });
-
-/** An object row for catalog batches (stored whole, parents in order). */
-export const objectRow = (id: string, parents: string[], tags: string[] = [], name = `o${id}`) => ({
-  id, name, class_id: null, state_id: 1, owner_id: '1', client_data: '', discovery_id: null, parent_id: parents, tags, created: 1, updated: 1,
-});
