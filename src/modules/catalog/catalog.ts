@@ -11,8 +11,10 @@
 // not see this one's changes (noted for the PostgreSQL issue).
 import { EntityGraph } from '../../core/entity-graph.js';
 import type {
-  CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
+  CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
+import { IdsTakenError } from '../../storage/catalog-types.js';
+import { IdIssuer } from './id-issuer.js';
 import { serialQueue } from '../../core/serial-queue.js';
 
 /** An entity as held in memory: its row plus its properties (kept in id order). */
@@ -43,14 +45,26 @@ export function rowOf(e: MemEntity): ObjectRow | LinkRow {
   return row;
 }
 
-type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
-
-/** Entity ids up to this one have one character; the counter never gives them out (but the root's). */
-const LAST_ONE_DIGIT_ID = 9;
+/** Runs of a change whose ids another writer took first, before the refusal reaches the caller. */
+const ID_ATTEMPTS = 3;
 
 export interface Mutation<T> {
   writes: CatalogWrite[];
   result: T;
+}
+
+/**
+ * One committed change as listeners hear of it: numbered in commit order (the seed of a change
+ * feed other nodes will follow), and tagged with who made it so a writer need not hear its own.
+ */
+export interface CatalogChange {
+  readonly seq: number;
+  readonly writes: readonly CatalogWrite[];
+  readonly origin: string | undefined;
+}
+
+export interface ChangeListener {
+  (writes: readonly CatalogWrite[], change: CatalogChange): void;
 }
 
 export class Catalog {
@@ -63,17 +77,17 @@ export class Catalog {
   readonly states = new Map<number, StateRow>();
   /** discovery_id → object id. */
   readonly discovery = new Map<string, string>();
-  private readonly lastIds: Record<IdSpace, number>;
+  private ids = new IdIssuer({ entities: 0, props: 0, tags: 0, classes: 0 });
   private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
-  private readonly takenListeners: Array<(writes: readonly CatalogWrite[]) => void> = [];
+  private readonly changeListeners: Array<{ listener: ChangeListener; ignoreOrigin: string | undefined }> = [];
+  /** Sequence number of the last committed change. */
+  private seq = 0;
 
-  private constructor(private readonly store: CatalogStore, lastIds: Record<IdSpace, number>) {
-    this.lastIds = { ...lastIds };
-  }
+  private constructor(private readonly store: CatalogStore) {}
 
   static async load(store: CatalogStore): Promise<Catalog> {
-    const catalog = new Catalog(store, { entities: 0, props: 0, tags: 0, classes: 0 });
+    const catalog = new Catalog(store);
     const links: MemLink[] = [];
     // Property names repeat across entities ("ip", "role"): one string each is enough.
     const names = new Map<string, string>();
@@ -102,11 +116,7 @@ export class Catalog {
       },
     };
     const snap = await store.load(visitor);
-    Object.assign(catalog.lastIds, snap.lastIds);
-    // Clients of this API family know 24-character ids and treat a one-character id as the
-    // root ("1") when they walk `_parents`: new entity ids start at 10, on new and existing
-    // installations alike (ids 2..9 given out before keep working; none is given out again).
-    catalog.lastIds.entities = Math.max(catalog.lastIds.entities, LAST_ONE_DIGIT_ID);
+    catalog.ids = new IdIssuer(snap.lastIds);
     for (const c of snap.classes) catalog.classes.set(c.id, c);
     for (const s of snap.states) catalog.states.set(s.id, s);
     for (const t of snap.tags) catalog.tags.set(t.id, t);
@@ -124,9 +134,12 @@ export class Catalog {
     return this.settings.get(entityId)?.get(kind);
   }
 
-  /** A fresh id in one id space (never one given out before, even if since deleted). */
+  /**
+   * A fresh id in one id space (never one given out before, even if since deleted), for the
+   * change under way: the store confirms it with the change's writes (id-issuer.ts).
+   */
   nextId(space: IdSpace): string {
-    return String(++this.lastIds[space]);
+    return this.ids.next(space);
   }
 
   /** Called after entities are deleted (with every id the cascade removed). */
@@ -134,23 +147,56 @@ export class Catalog {
     this.deletedListeners.push(listener);
   }
 
-  /** Called after every stored change with its writes (the engine follows the tree and settings). */
-  onChange(listener: (writes: readonly CatalogWrite[]) => void): void {
-    this.takenListeners.push(listener);
+  /**
+   * Called with every committed change, once memory has taken it, in sequence order, before the
+   * mutation's caller resumes (read models built on the catalog are current when it does).
+   * `ignoreOrigin`: changes made with that origin are not told (the engine does not hear its
+   * own state writes, so the catalog never calls back into an engine pass).
+   */
+  onChange(listener: ChangeListener, options: { ignoreOrigin?: string } = {}): void {
+    this.changeListeners.push({ listener, ignoreOrigin: options.ignoreOrigin });
   }
 
-  /** Runs `change` alone: validate against the catalog, store its writes, then take them. */
-  mutate<T>(change: () => Mutation<T> | Promise<Mutation<T>>): Promise<T> {
+  /** Sequence number of the last committed change (0: none since the catalog was loaded). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * Runs `change` alone: validate against the catalog, store its writes, take them, then tell
+   * the listeners. `origin` names the writer (see `onChange`).
+   */
+  mutate<T>(change: () => Mutation<T> | Promise<Mutation<T>>, options: { origin?: string } = {}): Promise<T> {
     const run = async () => {
       const mutation = await change();
       if (mutation.writes.length > 0) {
-        await this.store.apply(mutation.writes);
-        this.take(mutation.writes);
+        await this.store.apply(mutation.writes, this.ids.claims());
+        this.ids.stored();
+        const deleted = this.take(mutation.writes);
+        this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin }, deleted);
       }
       // Read only now: a result may be a getter that looks at the catalog after the change.
       return mutation.result;
     };
-    return this.serial(run);
+    return this.serial(() => this.retryingIds(run));
+  }
+
+  /**
+   * Runs a change; when another writer took its ids first, again with the store's counters
+   * (changes only read the catalog and build writes, so running one again is safe).
+   */
+  private async retryingIds<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (err) {
+        if (!(err instanceof IdsTakenError) || attempt >= ID_ATTEMPTS) throw err;
+        await this.ids.refresh(this.store);
+      } finally {
+        // Ids a failed change took were never given out.
+        this.ids.dropped();
+      }
+    }
   }
 
   private settingsOf(entityId: string, create: boolean): Map<SettingKind, SettingRow> | undefined {
@@ -159,8 +205,28 @@ export class Catalog {
     return map;
   }
 
-  /** Applies stored writes to memory. */
-  private take(writes: readonly CatalogWrite[]): void {
+  /**
+   * Tells the listeners of a committed change. Every listener hears it even when one throws
+   * (the change is stored either way); the first failure then reaches the mutation's caller.
+   */
+  private publish(change: CatalogChange, deleted: string[]): void {
+    let failure: { err: unknown } | undefined;
+    const tell = (f: () => void) => {
+      try {
+        f();
+      } catch (err) {
+        failure ??= { err };
+      }
+    };
+    if (deleted.length > 0) for (const listener of this.deletedListeners) tell(() => listener(deleted));
+    for (const { listener, ignoreOrigin } of this.changeListeners) {
+      if (ignoreOrigin === undefined || ignoreOrigin !== change.origin) tell(() => listener(change.writes, change));
+    }
+    if (failure) throw failure.err;
+  }
+
+  /** Applies stored writes to memory; answers the ids of deleted entities. */
+  private take(writes: readonly CatalogWrite[]): string[] {
     const deleted: string[] = [];
     for (const w of writes) {
       switch (w.op) {
@@ -235,8 +301,7 @@ export class Catalog {
           break;
       }
     }
-    if (deleted.length > 0) for (const listener of this.deletedListeners) listener(deleted);
-    for (const listener of this.takenListeners) listener(writes);
+    return deleted;
   }
 
   /** Drops one deleted entity from memory; surviving children lose it as a parent. */
