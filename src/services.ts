@@ -45,7 +45,7 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, de
   const history = createHistoryService({ store: storage.history, clock, logger });
   await history.load();
   const engine = createStateEngine({
-    catalog, store: storage.catalog, history, incidents, bus, clock, logger,
+    catalog, store: storage.catalog, memory: storage.engineMemory, history, incidents, bus, clock, logger,
     implicitConditions: (id) => checks.implicitConditions(id),
     settings: { noDataAfterMs: config.engine.noDataAfterMs, stateLevels: config.incidents.stateLevels },
   });

@@ -32,3 +32,6 @@ export interface EngineSettings {
   noDataAfterMs: number;
   stateLevels: Readonly<Record<string, string>>;
 }
+
+/** The engine's writes to the catalog carry this origin; the engine does not hear them back. */
+export const ENGINE_ORIGIN = 'engine';

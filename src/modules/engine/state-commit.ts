@@ -9,7 +9,7 @@ import type { CatalogWrite, EntityStateRow, StateChangeRow } from '../../storage
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { EventBus, StateReason } from '../live/event-bus.js';
-import type { IncidentSink, Own, OwnChange } from './engine-types.js';
+import { ENGINE_ORIGIN, type IncidentSink, type Own, type OwnChange } from './engine-types.js';
 
 export function createStateCommitter({ catalog, propagation, incidents, bus, stateLevels, ownOf, incidentConditions, dataOf, rootCause }: {
   catalog: Catalog;
@@ -77,7 +77,7 @@ export function createStateCommitter({ catalog, propagation, incidents, bus, sta
           }
         }
         return { writes, result: write.changes };
-      });
+      }, { origin: ENGINE_ORIGIN });
       for (const r of stored) {
         const e = catalog.entity(r.entityId);
         if (!e) continue;

@@ -12,64 +12,64 @@ import type { Logger } from 'pino';
 import { SLICE_MS } from '../../core/scan-page.js';
 import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
 import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
-import { forgetUnder } from '../../core/conditions/evaluate.js';
 import { CHILD_STATE, DATA_EXPIRED, NO_DATA_STATE, NO_SUITABLE_CONDITION, selectState } from '../../core/states/state-selection.js';
 import { StatePropagation, type Change as PropagationChange } from '../../core/states/state-propagation.js';
-import type { CatalogStore, CatalogWrite, StateChangeRow } from '../../storage/catalog-types.js';
+import type { CatalogStore, StateChangeRow } from '../../storage/catalog-types.js';
+import type { EngineMemoryStore } from '../../storage/engine-memory-types.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { HistoryService } from '../history/history-service.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { EventBus, StateReason } from '../live/event-bus.js';
-import type { StatItem } from '../../intake/stat-intake.js';
+import type { StatItem } from '../../core/pipeline/stat-item.js';
 import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
 import type { EventFacts } from '../../core/events/event-values.js';
 import { LatestEvents } from './latest-events.js';
-import type { EngineSettings, IncidentSink, Own, OwnChange } from './engine-types.js';
+import { ENGINE_ORIGIN, type EngineSettings, type IncidentSink, type OwnChange } from './engine-types.js';
 import { createStateCommitter } from './state-commit.js';
 import { createManualStates } from './manual-states.js';
 import type { ManualWindow } from '../../core/states/manual-window.js';
 import { serialQueue } from '../../core/serial-queue.js';
+import { CREATED_STATE, OwnStates, shownOwn } from './own-states.js';
+import { RecheckTimes } from './recheck-times.js';
+import { DataSeen } from './data-seen.js';
+import { DurableMemory } from './durable-memory.js';
+import { MemoryWriter } from './memory-writer.js';
+import { EventBatches } from './event-batches.js';
+import { createCatalogFollower } from './catalog-follower.js';
 
 export type { EngineSettings, IncidentSink } from './engine-types.js';
 
 const TICK_MS = 500;
-/** Built-in state Created: what an entity is before anything says otherwise. */
-const CREATED_STATE = 1;
 
-export function createStateEngine({ catalog, store, history, incidents, bus, clock, logger, settings, implicitConditions }: {
+export function createStateEngine({ catalog, store, memory: memoryStore, history, incidents, bus, clock, logger, settings, implicitConditions, tickMs = TICK_MS }: {
   catalog: Catalog;
   /** State conditions of an entity that has none of its own (those its checks imply). */
   implicitConditions?: (entityId: string) => StateCondition[] | undefined;
   store: CatalogStore;
+  /** Where duration starts and pending re-evaluations outlive the process (none: they do not). */
+  memory?: EngineMemoryStore;
   history: HistoryService;
   incidents: IncidentSink;
   bus: EventBus;
   clock: () => number;
   logger: Logger;
   settings: EngineSettings;
+  tickMs?: number;
 }) {
-  const owns = new Map<string, Own>();
-  const propagation = new StatePropagation((id) => catalog.states.get(id)?.priority ?? 0);
-  /** Entities with data, in the order their data last arrived (Map order: delete + set). */
-  const dataSeen = new Map<string, number>();
+  const serial = serialQueue((err) => logger.error({ err }, 'engine pass failed'));
+  const memory = new DurableMemory(new MemoryWriter(memoryStore, (err) => logger.error({ err }, 'storing the engine memory failed')));
+  const owns = new OwnStates(memory.durationsChanged);
   /** Entities to evaluate again at a time (a pending `_duration`). */
-  const recheck = new Map<string, number>();
+  const recheck = new RecheckTimes(memory.recheckChanged);
+  const dataSeen = new DataSeen();
+  const propagation = new StatePropagation((id) => catalog.states.get(id)?.priority ?? 0);
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
   /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
   const latestEvents = new LatestEvents();
-  /** Entities with a new event since the last event pass; one pass serves a burst of them. */
-  let eventIds = new Set<string>();
-  let eventPass: Promise<void> | undefined;
+  const eventBatches = new EventBatches((take) => serial(() => pass(take(), clock())));
   let timer: NodeJS.Timeout | undefined;
-  const serial = serialQueue((err) => logger.error({ err }, 'engine pass failed'));
-
-  function ownOf(id: string): Own {
-    let o = owns.get(id);
-    if (!o) owns.set(id, (o = { auto: 1, manual: null, autoReason: { code: 0 }, durations: new Map(), raised: new Set(), expired: false }));
-    return o;
-  }
-  const shownOwn = (o: Own) => o.manual ?? o.auto;
+  const ownOf = (id: string) => owns.of(id);
 
   const stateConditions = (id: string) => (catalog.setting(id, 'stateConditions')?.value as StateCondition[] | undefined) ?? implicitConditions?.(id);
   const incidentConditions = (id: string) => catalog.setting(id, 'incidentConditions')?.value as IncidentCondition[] | undefined;
@@ -104,8 +104,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         });
       }
     }
-    if (next !== undefined) recheck.set(entity.id, next);
-    else recheck.delete(entity.id);
+    recheck.set(entity.id, next);
     return change;
   }
 
@@ -116,9 +115,15 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
 
   const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
 
-  const { commit, storeChanges } = createStateCommitter({
+  const { commit: commitStates, storeChanges } = createStateCommitter({
     catalog, propagation, incidents, bus, stateLevels: settings.stateLevels, ownOf, incidentConditions, dataOf, rootCause,
   });
+
+  /** Commits state changes, then stores the engine memory the work before it changed (if any). */
+  const commit: typeof commitStates = async (...args) => {
+    await commitStates(...args);
+    await memory.save(owns, recheck);
+  };
 
   const manual = createManualStates({ catalog, ownOf, evaluate, commit });
 
@@ -132,6 +137,27 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     });
     void serial(() => storeChanges(rows, []));
   }
+
+  const onCatalogChange = createCatalogFollower({
+    propagation,
+    structural,
+    exists: (id) => catalog.entity(id) !== undefined,
+    shownOf: (id) => shownOwn(ownOf(id)),
+    durationsOf: (id) => ownOf(id).durations,
+    markDirty: (id) => dirty.add(id),
+    forget(ids) {
+      for (const id of ids) {
+        owns.forget(id);
+        dataSeen.delete(id);
+        recheck.forget(id);
+        dirty.delete(id);
+        latestEvents.delete(id);
+        manual.forget(id);
+      }
+      void memory.forget(ids).catch(() => undefined);
+      void history.forgetEntities(ids).catch((err: unknown) => logger.error({ err }, 'dropping the history of deleted entities failed'));
+    },
+  });
 
   /**
    * Evaluates the given entities (and the dirty ones) and commits what changed. A pass over
@@ -165,16 +191,8 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
   function tick(): void {
     const now = clock();
     if (manual.due(now)) void serial(() => manual.apply(clock()));
-    const due: string[] = [];
-    for (const [id, at] of recheck) if (at <= now) due.push(id);
-    const expired: string[] = [];
-    if (settings.noDataAfterMs > 0) {
-      for (const [id, at] of dataSeen) {
-        if (at + settings.noDataAfterMs > now) break;
-        dataSeen.delete(id);
-        expired.push(id);
-      }
-    }
+    const due = recheck.due(now);
+    const expired = dataSeen.takeExpired(now, settings.noDataAfterMs);
     if (due.length === 0 && expired.length === 0 && dirty.size === 0) return;
     void serial(async () => {
       // Data that came while this waited in the queue makes the expiry moot.
@@ -196,53 +214,14 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
       const before = shownOwn(o);
       o.auto = NO_DATA_STATE;
       o.autoReason = reason;
-      recheck.delete(id);
+      recheck.set(id, undefined);
       if (shownOwn(o) !== before) changes.push({ entity: e, from: before, to: shownOwn(o), reason: o.autoReason });
     }
-    if (changes.length > 0) await commit(changes, [], clock());
-  }
-
-  function onCatalogChange(writes: readonly CatalogWrite[]): void {
-    for (const w of writes) {
-      switch (w.op) {
-        case 'putObject':
-          if (!propagation.has(w.row.id)) structural(propagation.addObject(w.row.id, shownOwn(ownOf(w.row.id)), w.row.parent_id));
-          else if (w.parents ?? true) structural(propagation.setParents(w.row.id, w.row.parent_id));
-          break;
-        case 'deleteEntities':
-          for (const id of w.ids) {
-            if (propagation.has(id)) structural(propagation.removeObject(id).filter((c) => catalog.entity(c.id) !== undefined));
-            owns.delete(id);
-            dataSeen.delete(id);
-            recheck.delete(id);
-            dirty.delete(id);
-            latestEvents.delete(id);
-            manual.forget(id);
-          }
-          void history.forgetEntities(w.ids).catch((err: unknown) => logger.error({ err }, 'dropping the history of deleted entities failed'));
-          break;
-        case 'putSetting':
-        case 'deleteSetting': {
-          const id = w.op === 'putSetting' ? w.row.entity_id : w.entityId;
-          const kind = w.op === 'putSetting' ? w.row.kind : w.kind;
-          // Documents the conditions do not read: nothing to evaluate again.
-          if (kind === 'stateTriggers' || kind === 'statRules' || kind === 'manualState') break;
-          // A new document starts its durations afresh.
-          forgetUnder(ownOf(id).durations, kind);
-          dirty.add(id);
-          break;
-        }
-        case 'putState':
-          structural(propagation.repriorize());
-          break;
-        default:
-          break;
-      }
-    }
+    if (changes.length > 0 || memory.changed) await commit(changes, [], clock());
   }
 
   return {
-    /** Loads own states and builds the propagation from the catalog. */
+    /** Loads own states, the durable memory and the propagation from the catalog. */
     async load(): Promise<void> {
       for (const row of await store.entityStates()) {
         const o = ownOf(row.entity_id);
@@ -250,27 +229,26 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         o.manual = row.manual_state;
       }
       for (const { entityId, key } of await incidents.raisedKeys()) if (key.startsWith('condition:')) ownOf(entityId).raised.add(key);
+      // Durations continue where they were; re-evaluations that fell due meanwhile run at the first tick.
+      await memory.load(memoryStore, owns, recheck, (id) => catalog.entity(id) !== undefined);
       propagation.load([...catalog.objects.values()].map((o) => ({ id: o.id, own: shownOwn(ownOf(o.id)), parents: o.parent_id })));
       const now = clock();
-      for (const id of catalog.objects.keys()) {
-        const data = history.lastData(id);
-        if (data) dataSeen.set(id, now);
-      }
-      for (const id of catalog.links.keys()) if (history.lastData(id)) dataSeen.set(id, now);
-      catalog.onChange(onCatalogChange);
+      for (const id of catalog.objects.keys()) if (history.lastData(id)) dataSeen.seen(id, now);
+      for (const id of catalog.links.keys()) if (history.lastData(id)) dataSeen.seen(id, now);
+      // The engine's own state writes are not told back to it (ENGINE_ORIGIN).
+      catalog.onChange(onCatalogChange, { ignoreOrigin: ENGINE_ORIGIN });
       // Windows that ended while the server was down end now; pending ones are armed again.
       manual.load();
       await serial(() => manual.apply(clock()));
-      timer = setInterval(tick, TICK_MS).unref();
+      timer = setInterval(tick, tickMs).unref();
     },
 
     /** Intake's listener: evaluate the entities that got data, once it is stored. */
     dataArrived(items: readonly StatItem[]): Promise<void> {
       const now = clock();
       for (const i of items) {
-        dataSeen.delete(i.entityId);
-        dataSeen.set(i.entityId, now);
-        const o = owns.get(i.entityId);
+        dataSeen.seen(i.entityId, now);
+        const o = owns.peek(i.entityId);
         if (o) o.expired = false;
       }
       return serial(() => pass(new Set(items.map((i) => i.entityId)), now));
@@ -282,15 +260,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
      */
     eventArrived(entityId: string, event: EventFacts): Promise<void> {
       if (!latestEvents.offer(entityId, event)) return Promise.resolve();
-      eventIds.add(entityId);
-      // One pass for the events of this turn of the event loop (a burst of datagrams).
-      eventPass ??= new Promise((r) => setImmediate(r)).then(() => serial(() => {
-        const ids = eventIds;
-        eventIds = new Set();
-        eventPass = undefined;
-        return pass(ids, clock());
-      }));
-      return eventPass;
+      return eventBatches.add(entityId);
     },
 
     /** The latest events as stored, at start-up (states are stored; nothing is evaluated). */
@@ -333,7 +303,7 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
     checksChanged(entityId: string): Promise<void> {
       return serial(async () => {
         const entity = catalog.entity(entityId);
-        const o = owns.get(entityId);
+        const o = owns.peek(entityId);
         if (!entity || !o) return;
         if (stateConditions(entityId)?.length) {
           dirty.add(entityId);
@@ -344,21 +314,23 @@ export function createStateEngine({ catalog, store, history, incidents, bus, clo
         const before = shownOwn(o);
         o.auto = CREATED_STATE;
         o.autoReason = { code: NO_SUITABLE_CONDITION, cause: 'no checks' };
-        recheck.delete(entityId);
+        recheck.set(entityId, undefined);
         const changes = shownOwn(o) !== before ? [{ entity, from: before, to: shownOwn(o), reason: o.autoReason }] : [];
         await commit(changes, [], clock());
       });
     },
 
     manualState(entityId: string): number | null {
-      return owns.get(entityId)?.manual ?? null;
+      return owns.peek(entityId)?.manual ?? null;
     },
 
     async stop(): Promise<void> {
       clearInterval(timer);
       // An event pass waiting for its turn of the event loop is not in the queue yet.
-      while (eventPass) await eventPass.catch(() => undefined);
+      await eventBatches.settled();
       await serial(async () => undefined);
+      // Whatever memory the last work changed is stored before the storage closes.
+      await serial(() => memory.save(owns, recheck)).catch(() => undefined);
     },
   };
 }
