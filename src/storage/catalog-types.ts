@@ -170,6 +170,31 @@ export type CatalogWrite =
   /** Shown states that changed (with their history) and own-state records that changed. */
   | { op: 'setStates'; changes: StateChangeRow[]; own: EntityStateRow[] };
 
+/** The id spaces of the catalog (objects and links share `entities`). */
+export type IdSpace = 'entities' | 'props' | 'tags' | 'classes';
+
+/**
+ * Ids a change gave out (`after` + 1 up to `last` in one space), stored with its writes. The
+ * store's counter is the authority, so that two processes on one database can never give out
+ * the same id: a claim holds only while no id above `after` has been given out since (the
+ * counter is still at most `after`); the batch then moves the counter to `last`, in the same
+ * transaction as the rows. Otherwise the whole batch is refused with IdsTakenError, and the
+ * catalog re-reads the counters and runs the change again. Counters never go down (ids stay
+ * unique after deletion).
+ */
+export interface IdClaim {
+  space: IdSpace;
+  after: number;
+  last: number;
+}
+
+/** Another writer gave out ids of a claimed range first; nothing of the batch was stored. */
+export class IdsTakenError extends Error {
+  constructor(readonly space: IdSpace) {
+    super(`ids of ${space} were given out by another writer`);
+  }
+}
+
 export interface CatalogSnapshot {
   objects: ObjectRow[];
   links: LinkRow[];
@@ -179,7 +204,7 @@ export interface CatalogSnapshot {
   classes: ClassRow[];
   states: StateRow[];
   /** The highest id ever given out, per id space, so deleted ids are not reused. */
-  lastIds: { entities: number; props: number; tags: number; classes: number };
+  lastIds: Record<IdSpace, number>;
 }
 
 /**
@@ -198,8 +223,13 @@ export interface CatalogStore {
    * objects, links and properties go to it (in id order) and their lists come back empty.
    */
   load(visitor?: CatalogRowVisitor): Promise<CatalogSnapshot>;
-  /** Applies the writes in one transaction: all of them or none. */
-  apply(writes: readonly CatalogWrite[]): Promise<void>;
+  /**
+   * Applies the writes in one transaction: all of them or none. `claims` are the ids the writes
+   * were given (see IdClaim); a claim that no longer holds refuses the batch (IdsTakenError).
+   */
+  apply(writes: readonly CatalogWrite[], claims?: readonly IdClaim[]): Promise<void>;
+  /** The highest id given out so far per id space (the counters claims are checked against). */
+  lastIds(): Promise<Record<IdSpace, number>>;
   /** Newest first. */
   audit(query: AuditQuery): Promise<StoredAuditRecord[]>;
   putBulkJob(job: BulkJob): Promise<void>;

@@ -2,9 +2,10 @@
 // transaction of prepared statements.
 import type Database from 'better-sqlite3';
 import type {
-  AuditQuery, BulkJob, CatalogRowVisitor, CatalogSnapshot, CatalogStore, CatalogWrite, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind,
-  SettingRow, StateRow, StoredAuditRecord, TagRow,
+  AuditQuery, BulkJob, CatalogRowVisitor, CatalogSnapshot, CatalogStore, CatalogWrite, ClassRow, IdClaim, IdSpace, LinkRow, ObjectRow, PropRow,
+  SettingKind, SettingRow, StateRow, StoredAuditRecord, TagRow,
 } from '../catalog-types.js';
+import { IdsTakenError } from '../catalog-types.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { DuplicateKeyError } from '../types.js';
 import type { WriteGate } from './write-gate.js';
@@ -22,6 +23,14 @@ interface EntityDbRow {
 
 /** Writes of a batch applied between two yields to the event loop when the batch is large. */
 const SLICE = 2000;
+
+/**
+ * The id counter of each id space is SQLite's own AUTOINCREMENT counter of its table
+ * (sqlite_sequence): it never goes down, rows inserted with an explicit id move it too, and a
+ * claim moves it in the batch's transaction (documented as writable by ordinary statements).
+ */
+const SEQUENCE_OF: Record<IdSpace, string> = { entities: 'entities', props: 'entity_props', tags: 'tags', classes: 'classes' };
+const ID_SPACES = Object.keys(SEQUENCE_OF) as IdSpace[];
 
 export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate): CatalogStore {
   const upsertEntity = db.prepare(`
@@ -147,11 +156,30 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
     }
   }
 
-  const applyAll = db.transaction((writes: readonly CatalogWrite[]) => {
-    for (const w of writes) applyOne(w);
-  });
-
   const lastId = db.prepare<[string], { seq: number }>('SELECT seq FROM sqlite_sequence WHERE name = ?').pluck();
+  const raiseSeq = db.prepare('UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?');
+  const addSeq = db.prepare('INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)');
+  const seq = (space: IdSpace) => (lastId.get(SEQUENCE_OF[space]) as number | undefined) ?? 0;
+  const lastIds = () => Object.fromEntries(ID_SPACES.map((space) => [space, seq(space)])) as Record<IdSpace, number>;
+
+  /** Refuses the batch when another writer gave out ids above a claim's start (in the transaction). */
+  function checkClaims(claims: readonly IdClaim[]): void {
+    for (const c of claims) if (seq(c.space) > c.after) throw new IdsTakenError(c.space);
+  }
+
+  /** Moves the counters past the claimed ids, whether or not every claimed id was used. */
+  function recordClaims(claims: readonly IdClaim[]): void {
+    for (const c of claims) {
+      const table = SEQUENCE_OF[c.space];
+      if (raiseSeq.run(c.last, table, c.last).changes === 0) addSeq.run(table, c.last, table);
+    }
+  }
+
+  const applyAll = db.transaction((writes: readonly CatalogWrite[], claims: readonly IdClaim[]) => {
+    checkClaims(claims);
+    for (const w of writes) applyOne(w);
+    recordClaims(claims);
+  });
 
   const upsertJob = db.prepare(`
     INSERT INTO bulk_jobs (id, user_id, created, finished, matched, changed, errors)
@@ -207,17 +235,15 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
       const states = (db.prepare('SELECT * FROM states ORDER BY id').all() as Array<{ built_in: number } & Omit<StateRow, 'builtIn'>>).map(
         ({ built_in, ...s }) => ({ ...s, builtIn: built_in === 1 }),
       );
-      const seq = (name: string) => (lastId.get(name) as number | undefined) ?? 0;
-      return {
-        objects, links, props, settings, tags: tagRows, classes, states,
-        lastIds: { entities: seq('entities'), props: seq('entity_props'), tags: seq('tags'), classes: seq('classes') },
-      };
+      return { objects, links, props, settings, tags: tagRows, classes, states, lastIds: lastIds() };
     },
 
-    async apply(writes) {
+    lastIds: async () => lastIds(),
+
+    async apply(writes, claims = []) {
       try {
         if (writes.length <= SLICE) {
-          await gate.run(() => applyAll(writes));
+          await gate.run(() => applyAll(writes, claims));
           return;
         }
         // A large batch (a bulk) in slices, one transaction: all of it or none, while the
@@ -225,10 +251,12 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
         await gate.exclusive(async () => {
           db.exec('BEGIN IMMEDIATE');
           try {
+            checkClaims(claims);
             for (let i = 0; i < writes.length; i += SLICE) {
               for (let j = i; j < Math.min(i + SLICE, writes.length); j++) applyOne(writes[j]!);
               await yieldToEventLoop();
             }
+            recordClaims(claims);
             db.exec('COMMIT');
           } catch (err) {
             if (db.inTransaction) db.exec('ROLLBACK');
