@@ -2,6 +2,7 @@
 // refusal (a level in use, a missing right) is shown in the same window, which stays open.
 import type { ReactNode } from 'react';
 import { Dialog } from './dialog';
+import { DialogButtons } from './dialog-buttons';
 import { ErrorBanner } from './error-banner';
 import { useAction } from './use-action';
 
@@ -21,11 +22,8 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose
     <Dialog title={title} open onClose={onClose}>
       <ErrorBanner error={action.error} />
       <p>{message}</p>
-      <div className="row">
-        <button type="button" className="danger" disabled={action.busy} onClick={() => void confirm()}>{confirmLabel}</button>
-        {/* The safe answer comes first to the keyboard. */}
-        <button type="button" onClick={onClose} autoFocus>Cancel</button>
-      </div>
+      {/* The safe answer comes first to the keyboard. */}
+      <DialogButtons label={confirmLabel} tone="danger" disabled={action.busy} onClick={() => void confirm()} onCancel={onClose} focusCancel />
     </Dialog>
   );
 }

@@ -12,6 +12,7 @@ import type { User } from './admin-types';
 import { ObjectPicker, objectsByIds } from './object-picker';
 import { RightsChecklist } from './rights-checklist';
 import { createBody, emptyValues, idsOf, patchBody, valuesOf, type UserFormValues } from './user-form-model';
+import { DialogButtons } from '../../components/dialog-buttons';
 
 export function UserDialog({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: () => void }) {
   // The chosen objects' names are looked up first: saving before they are known would read as
@@ -86,10 +87,7 @@ function UserForm({ user, initial, onClose, onSaved }: { user?: User; initial: U
       <p className="muted">Object access: with nothing chosen the user sees every object their rights allow.</p>
       <ObjectPicker label="Include subtrees" value={v.include} onChange={(p) => set('include', p)} />
       <ObjectPicker label="Exclude subtrees" value={v.exclude} onChange={(p) => set('exclude', p)} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={save.busy}>{user ? 'Save user' : 'Create user'}</button>
-        <button type="button" onClick={onClose}>Cancel</button>
-      </div>
+      <DialogButtons label={user ? 'Save user' : 'Create user'} disabled={save.busy} onCancel={onClose} />
     </form>
   );
 }

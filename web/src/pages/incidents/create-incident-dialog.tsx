@@ -11,6 +11,7 @@ import { useAction } from '../../components/use-action';
 import { useDebounced } from '../../components/use-debounced';
 import { CLEARED, type Incident } from './types';
 import type { Levels } from './use-levels';
+import { DialogButtons } from '../../components/dialog-buttons';
 
 const MATCHES = 20;
 
@@ -68,14 +69,7 @@ export function CreateIncidentDialog({ levels, onClose, onCreated }: { levels: L
           <textarea value={text} rows={3} maxLength={10000} onChange={(e) => setText(e.target.value)} />
         </Field>
         <ErrorBanner error={raise.error ?? found.error} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={raise.busy || !chosenEntity || !chosenLevel}>
-            Raise incident
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Raise incident" disabled={raise.busy || !chosenEntity || !chosenLevel} onCancel={onClose} />
       </form>
     </Dialog>
   );

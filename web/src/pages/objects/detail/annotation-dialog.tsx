@@ -8,6 +8,7 @@ import { Field } from '../../../components/field';
 import { fromLocalInput, toLocalInput } from '../../../components/time-input';
 import { useAction } from '../../../components/use-action';
 import type { Annotation } from './types';
+import { DialogButtons } from '../../../components/dialog-buttons';
 
 export function AnnotationDialog({ entityId, at, annotation, onClose, onSaved }: { entityId: string; at: number; annotation?: Annotation; onClose: () => void; onSaved: () => void }) {
   // Kept in ms so a clicked moment is stored exactly unless the operator edits the time.
@@ -46,14 +47,7 @@ export function AnnotationDialog({ entityId, at, annotation, onClose, onSaved }:
           <textarea rows={3} maxLength={10000} required value={content} onChange={(e) => setContent(e.target.value)} />
         </Field>
         <ErrorBanner error={save.error} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={save.busy}>
-            {annotation ? 'Save annotation' : 'Create annotation'}
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label={annotation ? 'Save annotation' : 'Create annotation'} disabled={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

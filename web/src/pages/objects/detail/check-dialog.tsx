@@ -12,6 +12,7 @@ import { CheckTypeFields, type SetField } from './check-type-fields';
 import { SnmpFields } from './snmp-fields';
 import type { Check } from './types';
 import { useEntityRoute } from './entity';
+import { DialogButtons } from '../../../components/dialog-buttons';
 
 const TARGET_HINT: Record<CheckType, string> = {
   http: 'http(s):// URL',
@@ -83,14 +84,7 @@ export function CheckDialog({ id, check, onClose, onSaved }: { id: string; check
         </div>
         {f.type === 'snmp' ? <SnmpFields f={f} set={set} /> : <CheckTypeFields f={f} set={set} />}
         <ErrorBanner error={save.error} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={save.busy}>
-            {check ? 'Save check' : 'Add check'}
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label={check ? 'Save check' : 'Add check'} disabled={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

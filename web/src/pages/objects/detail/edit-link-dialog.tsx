@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { useAction } from '../../../components/use-action';
 import type { LinkRecord } from './types';
+import { DialogButtons } from '../../../components/dialog-buttons';
 
 export function EditLinkDialog({ link, onClose, onSaved }: { link: LinkRecord; onClose: () => void; onSaved: () => void }) {
   const [name, setName] = useState(link.name ?? '');
@@ -27,14 +28,7 @@ export function EditLinkDialog({ link, onClose, onSaved }: { link: LinkRecord; o
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={500} autoFocus />
         </Field>
         <ErrorBanner error={action.error} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={action.busy}>
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Save" disabled={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -12,6 +12,7 @@ import { ClassName } from './class-name';
 import { ParentsEditor } from './parents-editor';
 import { TagBoxes } from './tag-boxes';
 import type { ObjectRecord, Tag } from './types';
+import { DialogButtons } from '../../../components/dialog-buttons';
 
 export function EditObjectDialog({ object, tags, parents: initialParents, onClose, onSaved }: { object: ObjectRecord; tags: Tag[]; parents: Picked[]; onClose: () => void; onSaved: () => void }) {
   const [name, setName] = useState(object.name ?? '');
@@ -43,14 +44,7 @@ export function EditObjectDialog({ object, tags, parents: initialParents, onClos
         {/* The root has no parents to edit. */}
         {(object.parent_id ?? []).length > 0 || parents.length > 0 ? <ParentsEditor self={object.id} parents={parents} onChange={setParents} /> : null}
         <ErrorBanner error={action.error} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={action.busy}>
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogButtons label="Save" disabled={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -10,6 +10,7 @@ import { useAction } from '../../../components/use-action';
 import type { Picked } from '../pickers/object-picker';
 import type { Selection } from '../tree/types';
 import { LinkEnd } from './link-end';
+import { DialogButtons } from '../../../components/dialog-buttons';
 
 const CHILDREN = 200;
 
@@ -48,15 +49,7 @@ export function NewLinkDialog({ parent, onClose, onCreated }: { parent: Selectio
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={500} />
         </Field>
         <ErrorBanner error={action.error} />
-        <div className="row">
-          <span className="spacer" />
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={action.busy}>
-            Create link
-          </button>
-        </div>
+        <DialogButtons label="Create link" disabled={action.busy} onCancel={onClose} cancelFirst />
       </form>
     </Dialog>
   );
