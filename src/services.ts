@@ -108,7 +108,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
-  const triggers = createTriggersService({ store: storage.triggerRuns, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
+  const triggers = createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
+  await triggers.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
   const data = await createDataServices(config, storage, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
   // Full entity records name the metrics an entity has history for (metrics_cache).

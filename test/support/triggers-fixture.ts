@@ -35,6 +35,8 @@ export interface TriggerFixture {
   /** Changes the entity's state without an event (one the service missed). */
   setStateQuietly(id: string, stateId: number): void;
   deleteEntity(id: string): void;
+  /** Stops the service and starts a new one on the same storage and entities (a restart). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,9 +67,10 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
     onDeleted: (listener: (ids: string[]) => void) => void deletedListeners.push(listener),
   } as unknown as Catalog;
   const bus = new EventBus();
-  const service = createTriggersService({ store: storage.triggerRuns, catalog, bus, clock: Date.now, logger: pino({ level: 'silent' }), settings, limits });
-  return {
-    service,
+  const start = () =>
+    createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog, bus, clock: Date.now, logger: pino({ level: 'silent' }), settings, limits });
+  const fixture: TriggerFixture = {
+    service: start(),
     storage,
     bus,
     entity(id, name, triggers, entityType = 1) {
@@ -87,10 +90,16 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
       documents.delete(id);
       for (const l of deletedListeners) l([id]);
     },
+    async restart() {
+      await fixture.service.stop();
+      fixture.service = start();
+      await fixture.service.load();
+    },
     async close() {
-      await service.stop();
+      await fixture.service.stop();
       await storage.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return fixture;
 }

@@ -1,11 +1,17 @@
 // State triggers: when an entity enters one of a trigger's states (and, with a duration, stays
 // in them that long), a webhook is called or an e-mail sent, in the background, and the run is
 // recorded. The service follows the event bus; it never blocks or throws into it.
+//
+// A trigger waiting out its duration is kept in the engine memory store (with the state change
+// it fires about and its deadline), so a restart arms it again for its original moment, and one
+// that fell due while the server was down fires at start-up, once.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { StateTrigger } from '../../core/conditions/entity-settings.js';
 import type { NewTriggerRun, TriggerRun, TriggerRunsQuery, TriggerRunsStore } from '../../storage/trigger-types.js';
+import type { EngineMemoryStore } from '../../storage/engine-memory-types.js';
+import { MemoryWriter } from '../engine/memory-writer.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { EventBus, StateEvent } from '../live/event-bus.js';
 import { createMailer, NO_RELAY, type Mailer } from './email-sender.js';
@@ -33,6 +39,8 @@ export const DEFAULT_TRIGGER_LIMITS: TriggerLimits = { maxInFlight: 16, maxWaiti
 
 export interface TriggersDeps {
   store: TriggerRunsStore;
+  /** Where waiting triggers outlive the process (none: they do not). */
+  memory?: EngineMemoryStore;
   catalog: Catalog;
   bus: EventBus;
   clock: () => number;
@@ -44,7 +52,17 @@ export interface TriggersDeps {
 /** A trigger waiting out its duration: what it was when the entity entered its states. */
 interface Waiting {
   trigger: StateTrigger;
+  /** The state change it fires about. */
+  event: StateEvent;
+  /** When it falls due. */
+  at: number;
   cancel: () => void;
+}
+
+/** A waiting trigger as stored (EngineMemoryItem.data). */
+interface StoredWait {
+  trigger: StateTrigger;
+  event: StateEvent;
 }
 
 const sameTrigger = (a: StateTrigger, b: StateTrigger) => JSON.stringify(a) === JSON.stringify(b);
@@ -63,6 +81,7 @@ export function createTriggersService(deps: TriggersDeps) {
   const signals = { stopping: stopping.signal, abort: cutOff.signal };
   /** entity id → trigger index → the timer of a trigger with a duration. */
   const waiting = new Map<string, Map<number, Waiting>>();
+  const memory = new MemoryWriter(deps.memory, (err) => logger.error({ err }, 'storing waiting state triggers failed'));
   let mailer: Mailer | undefined;
   let mailerMade = false;
   let stopped = false;
@@ -71,9 +90,10 @@ export function createTriggersService(deps: TriggersDeps) {
     const value = catalog.setting(entityId, 'stateTriggers')?.value;
     return Array.isArray(value) ? (value as StateTrigger[]) : [];
   };
-  const stateName = (id: number) => catalog.states.get(id)?.name ?? `state ${id}`;
+  const stateName = (id: number) => catalog.state(id)?.name ?? `state ${id}`;
 
-  function cancelWaiting(entityId: string, index?: number): void {
+  /** Ends waits of the entity (all, or one index); `keep`: the stored memory stays (on stop). */
+  function cancelWaiting(entityId: string, index?: number, keep = false): void {
     const timers = waiting.get(entityId);
     if (!timers) return;
     for (const [i, w] of timers) {
@@ -82,6 +102,26 @@ export function createTriggersService(deps: TriggersDeps) {
       timers.delete(i);
     }
     if (timers.size === 0) waiting.delete(entityId);
+    if (!keep) remember(entityId);
+  }
+
+  /** Stores the entity's waits as they are now (shared with the other changes of this turn). */
+  function remember(entityId: string): void {
+    const timers = waiting.get(entityId);
+    const items = timers ? [...timers].map(([i, w]) => ({ key: String(i), at: w.at, data: JSON.stringify({ trigger: w.trigger, event: w.event } satisfies StoredWait) })) : [];
+    memory.put({ kind: 'trigger', entityId, items });
+    void memory.flushSoon().catch(() => undefined);
+  }
+
+  /** Waits until `at`, then fires if the entity is still in the trigger's states. */
+  function arm(e: StateEvent, trigger: StateTrigger, index: number, at: number): void {
+    const cancel = schedule(at - clock(), () => {
+      cancelWaiting(e.entityId, index);
+      fireIfStillDue(e, trigger, index);
+    });
+    let map = waiting.get(e.entityId);
+    if (!map) waiting.set(e.entityId, (map = new Map()));
+    map.set(index, { trigger, event: e, at, cancel });
   }
 
   function onState(e: StateEvent): void {
@@ -98,14 +138,9 @@ export function createTriggersService(deps: TriggersDeps) {
         fire(e, trigger, index);
         continue;
       }
-      cancelWaiting(e.entityId, index);
-      const cancel = schedule(trigger.duration, () => {
-        cancelWaiting(e.entityId, index);
-        fireIfStillDue(e, trigger, index);
-      });
-      let map = waiting.get(e.entityId);
-      if (!map) waiting.set(e.entityId, (map = new Map()));
-      map.set(index, { trigger, cancel });
+      cancelWaiting(e.entityId, index, true);
+      arm(e, trigger, index, clock() + trigger.duration);
+      remember(e.entityId);
     }
   }
 
@@ -194,10 +229,33 @@ export function createTriggersService(deps: TriggersDeps) {
     }
   });
   catalog.onDeleted((ids) => {
-    for (const id of ids) cancelWaiting(id);
+    for (const id of ids) cancelWaiting(id, undefined, true);
+    void memory.forget(ids).catch(() => undefined);
   });
 
   return {
+    /**
+     * Arms the waits stored before a restart for their original moments (one already due fires
+     * now). Called once at start-up, before state changes flow.
+     */
+    async load(): Promise<void> {
+      if (!deps.memory) return;
+      const gone: string[] = [];
+      for (const entry of await deps.memory.load('trigger')) {
+        if (!catalog.entity(entry.entityId)) {
+          gone.push(entry.entityId);
+          continue;
+        }
+        for (const item of entry.items) {
+          const index = Number(item.key);
+          if (!item.data || !Number.isInteger(index) || waiting.get(entry.entityId)?.has(index)) continue;
+          const { trigger, event } = JSON.parse(item.data) as StoredWait;
+          arm(event, trigger, index, item.at);
+        }
+      }
+      await memory.forget(gone);
+    },
+
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
     async forEntity(entityId: string, page: { limit: number; skip: number }): Promise<TriggerRun[]> {
       return (await store.find({ entityId, limit: page.limit, skip: page.skip })).map(shownRun);
@@ -239,7 +297,9 @@ export function createTriggersService(deps: TriggersDeps) {
       if (stopped) return;
       stopped = true;
       unsubscribe();
-      for (const id of [...waiting.keys()]) cancelWaiting(id);
+      // The timers stop; their stored memory stays, for the next start to continue them.
+      for (const id of [...waiting.keys()]) cancelWaiting(id, undefined, true);
+      await memory.close();
       stopping.abort();
       const grace = setTimeout(() => cutOff.abort(), limits.stopGraceMs);
       try {
