@@ -1,6 +1,7 @@
 // The device listeners' counters (GET /intake/counters): one row per listener, one column per
 // counter any listener reports (received, stored, refused, shed, …); a counter a listener does
 // not keep shows as a dash.
+import { DataTable, type Column } from '../../components/data-table';
 import type { IntakeCounters } from './operations-types';
 
 /** Known counters first, in the order an operator reads them; others after, by name. */
@@ -16,25 +17,10 @@ function columnsOf(counters: IntakeCounters): string[] {
 export function IntakeCountersTable({ counters }: { counters: IntakeCounters }) {
   const listeners = Object.keys(counters).sort();
   if (listeners.length === 0) return <p className="muted">No device listener is running.</p>;
-  const columns = columnsOf(counters);
-  return (
-    <div className="table-wrap">
-      <table aria-label="Intake counters">
-        <thead>
-          <tr>
-            <th scope="col">Listener</th>
-            {columns.map((c) => <th key={c} scope="col" className="ops-num">{c}</th>)}
-          </tr>
-        </thead>
-        <tbody>
-          {listeners.map((l) => (
-            <tr key={l}>
-              <th scope="row">{l}</th>
-              {columns.map((c) => <td key={c} className="ops-num">{counters[l]![c] ?? '—'}</td>)}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<string>[] = [
+    // The leading space keeps this key apart from any counter's name.
+    { key: ' listener', header: 'Listener', cell: (l) => l, rowHeader: true },
+    ...columnsOf(counters).map((c): Column<string> => ({ key: c, header: c, className: 'ops-num', cell: (l) => counters[l]![c] ?? '—' })),
+  ];
+  return <DataTable label="Intake counters" columns={columns} rows={listeners} rowKey={(l) => l} />;
 }

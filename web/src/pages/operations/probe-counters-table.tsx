@@ -1,5 +1,6 @@
 // The check scheduler's counters (GET /probes/counters) as a labelled table: one row per
 // counter, with what it counts.
+import { DataTable, type Column } from '../../components/data-table';
 import type { ProbeCounters } from './operations-types';
 
 const ROWS: Array<[keyof ProbeCounters, string, string]> = [
@@ -14,27 +15,13 @@ const ROWS: Array<[keyof ProbeCounters, string, string]> = [
   ['paused', 'Paused', 'due while their object was disabled'],
 ];
 
+type Row = (typeof ROWS)[number];
+
 export function ProbeCountersTable({ counters }: { counters: ProbeCounters }) {
-  return (
-    <div className="table-wrap">
-      <table aria-label="Probe counters">
-        <thead>
-          <tr>
-            <th scope="col">Counter</th>
-            <th scope="col" className="ops-num">Value</th>
-            <th scope="col">Meaning</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ROWS.map(([key, label, meaning]) => (
-            <tr key={key}>
-              <th scope="row">{label}</th>
-              <td className="ops-num">{counters[key]}</td>
-              <td className="muted">{meaning}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<Row>[] = [
+    { key: 'counter', header: 'Counter', cell: ([, label]) => label, rowHeader: true },
+    { key: 'value', header: 'Value', className: 'ops-num', cell: ([key]) => counters[key] },
+    { key: 'meaning', header: 'Meaning', cellClassName: () => 'muted', cell: ([, , meaning]) => meaning },
+  ];
+  return <DataTable label="Probe counters" columns={columns} rows={ROWS} rowKey={([key]) => key} />;
 }

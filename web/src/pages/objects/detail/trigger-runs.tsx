@@ -1,6 +1,8 @@
 // Runs of the state triggers (GET /objects/{id}/state-triggers/runs, or the link's), newest
 // first and paged: when each fired, by which kind of trigger, whether it got through, and why not.
-import { api, data } from '../../../api/client';
+import { api, data, type paths } from '../../../api/client';
+import type { Json } from '../../../api/types';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
 import { Pager } from '../../../components/pager';
@@ -9,6 +11,23 @@ import { StateBadge } from '../../../components/states';
 import { useEntityRoute } from './entity';
 
 const LIMIT = 20;
+
+type Run = Json<paths['/node/api/objects/{id}/state-triggers/runs']['get']['responses'][200]>[number];
+
+const COLUMNS: Column<Run>[] = [
+  { key: 'time', header: 'Time', cell: (run) => formatTime(run.started) },
+  { key: 'type', header: 'Type', cell: (run) => <>{run.type} <span className="muted">#{run.triggerIndex}</span></> },
+  { key: 'target', header: 'Target', cellClassName: () => 'obj-run-target', cell: (run) => run.target },
+  { key: 'state', header: 'State', cell: (run) => <StateBadge stateId={run.stateId} /> },
+  {
+    key: 'outcome',
+    header: 'Outcome',
+    cellClassName: (run) => (run.ok ? undefined : 'obj-run-failed'),
+    cell: (run) => <>{run.ok ? 'sent' : 'failed'}{run.httpStatus !== null ? ` (HTTP ${run.httpStatus})` : ''}</>,
+  },
+  { key: 'error', header: 'Error', cell: (run) => run.error ?? '—' },
+  { key: 'attempts', header: 'Attempts', cell: (run) => run.attempts },
+];
 
 export function TriggerRuns({ id }: { id: string }) {
   const r = useEntityRoute();
@@ -31,41 +50,7 @@ export function TriggerRuns({ id }: { id: string }) {
       {list.data === undefined && loading ? <p className="loading">Loading…</p> : null}
       {list.data && rows.length === 0 ? <p className="muted">No trigger has fired yet.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Trigger runs">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Type</th>
-                <th scope="col">Target</th>
-                <th scope="col">State</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Error</th>
-                <th scope="col">Attempts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((run) => (
-                <tr key={run.id}>
-                  <td>{formatTime(run.started)}</td>
-                  <td>
-                    {run.type} <span className="muted">#{run.triggerIndex}</span>
-                  </td>
-                  <td className="obj-run-target">{run.target}</td>
-                  <td>
-                    <StateBadge stateId={run.stateId} />
-                  </td>
-                  <td className={run.ok ? undefined : 'obj-run-failed'}>
-                    {run.ok ? 'sent' : 'failed'}
-                    {run.httpStatus !== null ? ` (HTTP ${run.httpStatus})` : ''}
-                  </td>
-                  <td>{run.error ?? '—'}</td>
-                  <td>{run.attempts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Trigger runs" columns={COLUMNS} rows={rows} rowKey={(run) => run.id} />
       ) : null}
       <Pager label="Trigger run pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} shown={rows.length} size={LIMIT} busy={loading} />
     </section>
