@@ -15,7 +15,8 @@ import { MAX_LAST_LENGTH } from './history-query.js';
 import type { HistoryService } from './history-service.js';
 import { MetricsQuery, selectedMetrics } from './metrics-param.js';
 import { ANY_PUSH_RIGHTS, LINK_PUSH_RIGHTS, OBJECT_PUSH_RIGHTS } from './push-rights.js';
-import { MAX_BATCH_ITEMS, type StatService } from '../../intake/stat-push.js';
+import type { StatService } from '../../intake/stat-push.js';
+import { BatchBody, StatBody, statBodyOnly } from '../../intake/stat-schemas.js';
 
 const SeriesSchema = Type.Object({
   metric: Type.String(),
@@ -40,14 +41,6 @@ const LastQuery = Type.Object({
   ...MetricsQuery,
   length: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LAST_LENGTH, default: 1 })),
 });
-const StatBody = Type.Unknown({
-  description: 'Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); '
-    + 'numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now).',
-});
-const BatchBody = Type.Unknown({
-  description: `Array of at most ${MAX_BATCH_ITEMS} items {"entityId": "12", "timestamp": 1700000000000 (optional), "data": {...}}. All items are checked first: one bad item stores nothing.`,
-});
-
 const PUSH_GATE = { objects: OBJECT_PUSH_RIGHTS, links: LINK_PUSH_RIGHTS, entities: ANY_PUSH_RIGHTS } as const;
 const PUSH_RIGHTS_TEXT = {
   objects: 'Right push-data, modify-objects or manage-objects.',
@@ -80,7 +73,10 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
       response: { 204: Type.Null() },
     },
     config: { right: ANY_PUSH_RIGHTS },
+    // The stat service refuses a bad body in its own words (stat-schemas.ts).
+    attachValidation: true,
   }, async (req, reply) => {
+    statBodyOnly(req);
     await stat.pushBatch(actor(req), req.body);
     return reply.code(204).send(null);
   });
@@ -97,7 +93,9 @@ export function historyRoutes(api: Api, deps: { catalog: CatalogServices; stat: 
       schema: { tags, summary: 'Push measurements; 204 once stored and evaluated', description: PUSH_RIGHTS_TEXT[prefix], params: IdParams, body: StatBody, response: { 204: Type.Null() } },
       // /entities takes either kind: the service checks the entity's own kind after this gate.
       config: { right: PUSH_GATE[prefix] },
+      attachValidation: true,
     }, async (req, reply) => {
+      statBodyOnly(req);
       await stat.push(actor(req), entityOf(req), req.body);
       return reply.code(204).send(null);
     });

@@ -6148,7 +6148,19 @@ export interface paths {
             /** @description Array of at most 1000 items {"entityId": "12", "timestamp": 1700000000000 (optional), "data": {...}}. All items are checked first: one bad item stores nothing. */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description The entity the data is about */
+                        entityId: string | number;
+                        /** @description Time of the measurements, ms since 1970 (default: now); a "timestamp" in data is then a measurement */
+                        timestamp?: number;
+                        /** @description Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now). */
+                        data: {
+                            /** @description Time of the measurements, ms since 1970 (default: now); at most engine.maxFutureMs ahead */
+                            timestamp?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    }[];
                 };
             };
             responses: {
@@ -6216,7 +6228,12 @@ export interface paths {
             /** @description Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now). */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Time of the measurements, ms since 1970 (default: now); at most engine.maxFutureMs ahead */
+                        timestamp?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             responses: {
@@ -6437,7 +6454,12 @@ export interface paths {
             /** @description Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now). */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Time of the measurements, ms since 1970 (default: now); at most engine.maxFutureMs ahead */
+                        timestamp?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             responses: {
@@ -6658,7 +6680,12 @@ export interface paths {
             /** @description Any JSON object of measurements, e.g. {"cpu":{"load1":1.92},"status":"ok"}. Nested keys flatten to dotted metric names (cpu.load1); numbers go to history; every value can be tested by conditions. A top-level numeric "timestamp" (ms) is the time of the measurements (default: now). */
             requestBody: {
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Time of the measurements, ms since 1970 (default: now); at most engine.maxFutureMs ahead */
+                        timestamp?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             responses: {
