@@ -2,13 +2,14 @@
 //   1. listener    HTTP POST .../stat (modules/history/routes.ts), MQTT (intake/mqtt/message-handler.ts),
 //                  probes (modules/probes/probe-service.ts); SNMP traps are events (intake/event-intake.ts)
 //   2. validation  access, body shape, timestamp, flattening into a StatItem (intake/stat-push.ts,
-//                  intake/stat-validation.ts; the item type is core/pipeline/stat-item.ts)
+//                  intake/stat-validation.ts, API schemas intake/stat-schemas.ts; the item: core/pipeline/stat-item.ts)
 //   3. stat rules  the entities' drop/change/extend rules (intake/stat-rules-step.ts)
 //   4. journal     durable before the answer (modules/history/history-journal.ts)
 //   5. history     heads and last values, checkpointed later (modules/history/history-service.ts)
 //   6. engine      conditions and states (modules/engine/state-engine.ts, told via dataArrived)
-//   7. incidents/triggers  raised and fired on state changes (modules/incidents, modules/triggers)
-//   8. live stream a 'stat' event per item (modules/live/event-bus.ts)
+//   7. incidents/triggers  the engine's IncidentSink (modules/incidents/service.ts); state
+//                  triggers follow the bus's 'state' events (modules/triggers/service.ts)
+//   8. live stream a 'stat' event per item here, 'state' events from the engine (modules/live/event-bus.ts)
 // Requests that arrive while a batch is being written wait and go together in the next one
 // (group commit), so a journal write and an engine pass serve many requests.
 import type { Logger } from 'pino';
