@@ -2,7 +2,24 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLockout } from './modules/auth/lockout.js';
-import { createCatalogServices } from './modules/catalog/catalog-services.js';
+import type { CatalogServices } from './modules/catalog/catalog-services.js';
+import type { CatalogStore } from './storage/catalog-types.js';
+import type { CheckLimits } from './core/probes/check-definition.js';
+import { Catalog } from './modules/catalog/catalog.js';
+import { createAccess } from './modules/catalog/access.js';
+import { createAuditService } from './modules/catalog/audit-service.js';
+import { entityFacts, loadEntityFacts } from './modules/catalog/entity-facts.js';
+import { createBulkService } from './modules/bulk/service.js';
+import { createClassesService } from './modules/classes/service.js';
+import { createEntityQueries } from './modules/entities/entity-queries.js';
+import { createLinksService } from './modules/entities/links-service.js';
+import { createObjectSearch } from './modules/entities/object-search.js';
+import { createObjectsService } from './modules/entities/objects-service.js';
+import { createPropertiesService } from './modules/entities/properties-service.js';
+import { createPropertyRules } from './modules/entities/property-rules.js';
+import { createSettingsService } from './modules/entities/settings-service.js';
+import { createStatesService } from './modules/states/service.js';
+import { createTagsService } from './modules/tags/service.js';
 import { createAuthService, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
 import { createUsersService } from './modules/users/service.js';
@@ -12,7 +29,6 @@ import { EventBus } from './modules/live/event-bus.js';
 import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
 import { createIncidentsService } from './modules/incidents/service.js';
 import { createTriggersService } from './modules/triggers/service.js';
-import type { Catalog } from './modules/catalog/catalog.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './intake/stat-push.js';
@@ -31,6 +47,49 @@ import { createAgentsService } from './modules/agents/service.js';
 import { createDocsService } from './modules/docs/service.js';
 
 const DAY = 86_400_000;
+
+/**
+ * The catalog family (entities, properties, settings, tags, classes, states, bulk operations,
+ * audit), built around one catalog loaded from its store.
+ */
+async function createCatalogServices({ store, clock, logger, incidentLevels, checkLimits }: {
+  store: CatalogStore;
+  /** Bounds of service-property checks (intervals). */
+  checkLimits: CheckLimits;
+  clock: () => number;
+  logger: Logger;
+  /** The incident level ids incident conditions may name. */
+  incidentLevels: () => ReadonlySet<string>;
+}): Promise<CatalogServices> {
+  const catalog = await Catalog.load(store);
+  await loadEntityFacts(catalog, store);
+  const search = createObjectSearch({ catalog });
+  const rules = createPropertyRules(checkLimits);
+  const properties = createPropertiesService({ catalog, rules, clock });
+  const objects = createObjectsService({ catalog, rules, properties, clock });
+  const settings = createSettingsService({ catalog, clock, incidentLevels });
+  const bulk = createBulkService({ catalog, store, search, objects, properties, settings, clock, logger });
+  const abandoned = await bulk.recover();
+  if (abandoned > 0) logger.warn({ abandoned }, 'bulk operations cut short by the last stop were marked as failed (nothing was changed)');
+  return {
+    catalog,
+    facts: entityFacts(catalog),
+    store,
+    access: createAccess(catalog),
+    queries: createEntityQueries({ catalog }),
+    objects,
+    links: createLinksService({ catalog, rules, properties, clock }),
+    properties,
+    rules,
+    settings,
+    search,
+    tags: createTagsService({ catalog, clock }),
+    classes: createClassesService({ catalog, clock }),
+    states: createStatesService({ catalog, clock }),
+    bulk,
+    audit: createAuditService({ catalog, store }),
+  };
+}
 
 /** Measurements and what follows from them: history, the engine, the intake path. */
 async function createDataServices(config: Readonly<Config>, storage: Storage, deps: {

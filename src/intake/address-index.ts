@@ -51,7 +51,7 @@ export function createAddressIndex(catalog: Catalog) {
     if (entries.length > 0) filed.set(entity.id, entries);
   }
 
-  for (const o of catalog.objects.values()) file(o);
+  for (const o of catalog.allObjects()) file(o);
   catalog.onChange((writes: readonly CatalogWrite[]) => {
     for (const w of writes) {
       if (w.op === 'putProp') dirty.add(w.row.entity_id);

@@ -87,7 +87,7 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
   const signIn = mqttSignIn(auth, log);
   const warn = createLogThrottle(log);
   const clock = options.clock ?? Date.now;
-  const sessions = new ClientSessions({ actorOf, graphVersion: () => catalog.graph.version, clock, log, users: options.users });
+  const sessions = new ClientSessions({ actorOf, graphVersion: () => catalog.treeVersion, clock, log, users: options.users });
   const sockets = new Set<Socket>();
   const counts = { publishRefused: 0, persistentRefused: 0, retainRefused: 0, connections: 0, signIns: 0, connectRefused: 0, reservedTopic: 0, packetTooLarge: 0, shedDisconnects: 0, clientErrors: 0, connectionErrors: 0 };
   const maxPacketBytes = options.settings.maxPayloadBytes + PACKET_SLACK_BYTES;

@@ -99,7 +99,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
         if (ids.length === 0) throw badRequest('parent_id: at least one parent');
         // A parent the actor cannot see is refused here like an absent one, not later by the job
         // (which would tell the two apart). Kept hidden parents: see ObjectsService.changeWrites.
-        for (const p of ids) if (!catalog.objects.has(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
+        for (const p of ids) if (!catalog.hasObject(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
       }
     } catch (err) {
       if (err instanceof AppError) throw badRequest(`${where}.${err.message}`);
@@ -153,7 +153,7 @@ export function createBulkService({ catalog, store, search, objects, properties,
         let changed = 0;
         for (const [i, m] of matched.entries()) {
           // Objects deleted since they matched are skipped.
-          const o = catalog.objects.get(m.id);
+          const o = catalog.object(m.id);
           const before = writes.length;
           if (o && plan.patch) writes.push(...(objects.changeWrites(actor, o, plan.patch, now)?.writes ?? []));
           if (o) for (const p of plan.props) writes.push(...properties.createOrModifyWrites(actor, o, p, now, `object ${o.id}: `));

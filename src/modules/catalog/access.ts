@@ -2,7 +2,7 @@
 // visibility is computed from their objectPermissions once per shape of the tree (the graph's
 // version) and kept for the next requests; an unrestricted user costs nothing.
 import type { ObjectPermissions } from '../../storage/types.js';
-import { type Visibility, SEE_ALL, visibilityOf } from '../../core/visibility.js';
+import { type Visibility, SEE_ALL } from '../../core/visibility.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/service.js';
 import type { Right } from '../users/rights.js';
@@ -24,10 +24,10 @@ export function createAccess(catalog: Catalog) {
     if (!list) return SEE_ALL;
     const key = `${userId}:${JSON.stringify(list)}`;
     const hit = cache.get(key);
-    if (hit && hit.version === catalog.graph.version) return hit.visibility;
-    const visibility = visibilityOf(catalog.graph, list);
+    if (hit && hit.version === catalog.treeVersion) return hit.visibility;
+    const visibility = catalog.visibilityOf(list);
     cache.delete(key);
-    cache.set(key, { version: catalog.graph.version, visibility });
+    cache.set(key, { version: catalog.treeVersion, visibility });
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return visibility;
   }
@@ -79,3 +79,5 @@ export function seen<T extends MemEntity>(actor: EntityActor, entity: T | undefi
   if (!entity || !canSee(actor, entity)) throw notFound(`${what} ${id}`);
   return entity;
 }
+
+export type Access = ReturnType<typeof createAccess>;

@@ -10,6 +10,7 @@
 // The cost: one process owns the catalog. A second server process on the same database would
 // not see this one's changes (noted for the PostgreSQL issue).
 import { EntityGraph } from '../../core/entity-graph.js';
+import { firstVisiblePath, visibilityOf, visiblePaths, type ObjectAccessList, type Visibility } from '../../core/visibility.js';
 import type {
   CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
@@ -54,15 +55,17 @@ export interface Mutation<T> {
 }
 
 export class Catalog {
-  readonly graph = new EntityGraph();
-  readonly objects = new Map<string, MemObject>();
-  readonly links = new Map<string, MemLink>();
-  readonly settings = new Map<string, Map<SettingKind, SettingRow>>();
-  readonly tags = new Map<string, TagRow>();
-  readonly classes = new Map<string, ClassRow>();
-  readonly states = new Map<number, StateRow>();
+  // The read model's own maps: services read them through the narrow readers below, so the
+  // catalog alone decides how it keeps them (and, later, how it follows other nodes' changes).
+  private readonly graph = new EntityGraph();
+  private readonly objects = new Map<string, MemObject>();
+  private readonly links = new Map<string, MemLink>();
+  private readonly settings = new Map<string, Map<SettingKind, SettingRow>>();
+  private readonly tags = new Map<string, TagRow>();
+  private readonly classes = new Map<string, ClassRow>();
+  private readonly states = new Map<number, StateRow>();
   /** discovery_id → object id. */
-  readonly discovery = new Map<string, string>();
+  private readonly discovery = new Map<string, string>();
   private ids = new IdIssuer({ entities: 0, props: 0, tags: 0, classes: 0 });
   private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
@@ -117,6 +120,49 @@ export class Catalog {
   setting(entityId: string, kind: SettingKind): SettingRow | undefined {
     return this.settings.get(entityId)?.get(kind);
   }
+
+  // Narrow readers: entities.
+  object = (id: string): MemObject | undefined => this.objects.get(id);
+  hasObject = (id: string): boolean => this.objects.has(id);
+  link = (id: string): MemLink | undefined => this.links.get(id);
+  allObjects = (): IterableIterator<MemObject> => this.objects.values();
+  allLinks = (): IterableIterator<MemLink> => this.links.values();
+  /** The object a discovery id names. */
+  discovered = (discoveryId: string): string | undefined => this.discovery.get(discoveryId);
+  /** Every setting of one kind, whatever entity holds it. */
+  *settingsOfKind(kind: SettingKind): IterableIterator<SettingRow> {
+    for (const kinds of this.settings.values()) {
+      const row = kinds.get(kind);
+      if (row) yield row;
+    }
+  }
+
+  // Narrow readers: the small named catalogs.
+  tag = (id: string): TagRow | undefined => this.tags.get(id);
+  tagList = (): TagRow[] => [...this.tags.values()];
+  classById = (id: string): ClassRow | undefined => this.classes.get(id);
+  classList = (): ClassRow[] => [...this.classes.values()];
+  state = (id: number): StateRow | undefined => this.states.get(id);
+  stateList = (): StateRow[] => [...this.states.values()];
+  stateIds = (): Set<number> => new Set(this.states.keys());
+
+  // Narrow readers: the object tree.
+  childrenOf = (id: string): ReadonlySet<string> => this.graph.childrenOf(id);
+  /** Links whose ends are both children of the object. */
+  linksAmongChildren = (id: string): ReadonlySet<string> => this.graph.linksAmongChildren(id);
+  /** The objects a link is filed under (its ends' common parents). */
+  ownersOf = (linkId: string): string[] => this.graph.ownersOf(linkId);
+  /** What deleting the objects would remove with them. */
+  cascade = (ids: readonly string[]): { objects: string[]; links: string[] } => this.graph.cascade(ids);
+  wouldCreateCycle = (id: string, parents: readonly string[]): boolean => this.graph.wouldCreateCycle(id, parents);
+  /** Moves whenever the tree changes: caches of what a reader sees compare it. */
+  get treeVersion(): number {
+    return this.graph.version;
+  }
+  /** What an object access list lets a reader see (core/visibility.ts). */
+  visibilityOf = (list: ObjectAccessList | null | undefined): Visibility => visibilityOf(this.graph, list);
+  visiblePaths = (visibility: Visibility, id: string): string[][] => visiblePaths(this.graph, visibility, id);
+  firstVisiblePath = (visibility: Visibility, id: string): string[] => firstVisiblePath(this.graph, visibility, id);
 
   /**
    * A fresh id in one id space (never one given out before, even if since deleted), for the

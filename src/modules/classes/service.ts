@@ -16,11 +16,11 @@ export interface ClassInput {
 const view = ({ builtIn, ...c }: ClassRow) => ({ ...c, builtIn });
 
 export function createClassesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  const get = (id: string): ClassRow => findByTextId(catalog.classes, id, 'class');
-  const nameFree = (name: string, self?: string) => assertNameFree(catalog.classes.values(), name, 'class', self);
+  const get = (id: string): ClassRow => findByTextId(catalog.classById, id, 'class');
+  const nameFree = (name: string, self?: string) => assertNameFree(catalog.classList(), name, 'class', self);
 
   return {
-    list: () => [...catalog.classes.values()].map(view),
+    list: () => catalog.classList().map(view),
     get: (id: string) => view(get(id)),
 
     async create(actor: EntityActor, input: Required<Pick<ClassInput, 'name'>> & ClassInput) {
@@ -50,7 +50,7 @@ export function createClassesService({ catalog, clock }: { catalog: Catalog; clo
         const row = get(id);
         if (row.builtIn) throw conflict(`class ${row.id} (${row.name}) is built in`);
         // A user the actor cannot see is not named (its id would leak).
-        const users = [...catalog.objects.values(), ...catalog.links.values()].filter((e) => e.class_id === row.id);
+        const users = [...catalog.allObjects(), ...catalog.allLinks()].filter((e) => e.class_id === row.id);
         const shown = users.find((e) => canSee(actor, e));
         if (shown) throw conflict(`class ${row.id} is used by ${shown.entityType === 1 ? 'object' : 'link'} ${shown.id}`);
         if (users.length > 0) throw conflict(`class ${row.id} is in use`);

@@ -61,7 +61,7 @@ export function manualStateRoutes(api: Api, deps: {
     changeable(who, entity);
     let window;
     try {
-      window = parseManualWindow(req.body, Date.now(), who.userId, new Set(s.catalog.states.keys()));
+      window = parseManualWindow(req.body, Date.now(), who.userId, s.catalog.stateIds());
     } catch (err) {
       if (err instanceof ManualWindowError) throw badRequest(err.message);
       throw err;

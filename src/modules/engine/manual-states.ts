@@ -88,9 +88,9 @@ export function createManualStates({ catalog, ownOf, evaluate, commit }: {
   return {
     /** The stored windows, at start-up; `apply` then settles them. */
     load(): void {
-      for (const [entityId, kinds] of catalog.settings) {
-        const w = kinds.get('manualState')?.value[0] as ManualWindow | undefined;
-        if (w) windows.set(entityId, w);
+      for (const s of catalog.settingsOfKind('manualState')) {
+        const w = s.value[0] as ManualWindow | undefined;
+        if (w) windows.set(s.entity_id, w);
       }
     },
 

@@ -45,7 +45,7 @@ export function createStateCommitter({ catalog, propagation, incidents, bus, sta
       if (!incidentConditions(c.entity.id)?.length) {
         const edge = stateIncidentEdge(c.from, c.to, stateLevels);
         if (edge) {
-          const stateName = catalog.states.get(c.to)?.name ?? String(c.to);
+          const stateName = catalog.state(c.to)?.name ?? String(c.to);
           signals.push({
             entityId: c.entity.id, entityType: c.entity.entityType, key: 'state', type: 1, active: edge.active,
             ...(edge.active && Object.hasOwn(stateLevels, String(c.from)) ? { levelChange: true } : {}),

@@ -62,7 +62,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   /** Entities to evaluate again at a time (a pending `_duration`). */
   const recheck = new RecheckTimes(memory.recheckChanged);
   const dataSeen = new DataSeen();
-  const propagation = new StatePropagation((id) => catalog.states.get(id)?.priority ?? 0);
+  const propagation = new StatePropagation((id) => catalog.state(id)?.priority ?? 0);
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
   /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
@@ -231,10 +231,10 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
       for (const { entityId, key } of await incidents.raisedKeys()) if (key.startsWith('condition:')) ownOf(entityId).raised.add(key);
       // Durations continue where they were; re-evaluations that fell due meanwhile run at the first tick.
       await memory.load(memoryStore, owns, recheck, (id) => catalog.entity(id) !== undefined);
-      propagation.load([...catalog.objects.values()].map((o) => ({ id: o.id, own: shownOwn(ownOf(o.id)), parents: o.parent_id })));
+      propagation.load([...catalog.allObjects()].map((o) => ({ id: o.id, own: shownOwn(ownOf(o.id)), parents: o.parent_id })));
       const now = clock();
-      for (const id of catalog.objects.keys()) if (history.lastData(id)) dataSeen.seen(id, now);
-      for (const id of catalog.links.keys()) if (history.lastData(id)) dataSeen.seen(id, now);
+      for (const { id } of catalog.allObjects()) if (history.lastData(id)) dataSeen.seen(id, now);
+      for (const { id } of catalog.allLinks()) if (history.lastData(id)) dataSeen.seen(id, now);
       // The engine's own state writes are not told back to it (ENGINE_ORIGIN).
       catalog.onChange(onCatalogChange, { ignoreOrigin: ENGINE_ORIGIN });
       // Windows that ended while the server was down end now; pending ones are armed again.

@@ -72,7 +72,7 @@ export function entityStateRoutes(api: Api, deps: { catalog: CatalogServices; en
       const who = actor(req);
       const entity = entityOf(who, req);
       changeable(who, entity);
-      if (!s.catalog.states.has(req.body.state_id)) throw badRequest(`state_id: unknown state ${req.body.state_id}`);
+      if (!s.catalog.state(req.body.state_id)) throw badRequest(`state_id: unknown state ${req.body.state_id}`);
       await engine.setManual(entity, req.body.state_id, who.userId);
       return view(entity);
     });

@@ -16,10 +16,10 @@ export function idOf(value: string | number): string | undefined {
   return CANONICAL_ID.test(s) ? s : undefined;
 }
 
-/** The record a client-written id names in a catalog map, if any. */
-export function lookup<T>(map: ReadonlyMap<string, T>, id: string): T | undefined {
+/** The record a client-written id names, found by a catalog reader (`catalog.object`, say), if any. */
+export function lookup<T>(find: (id: string) => T | undefined, id: string): T | undefined {
   const key = idOf(id);
-  return key === undefined ? undefined : map.get(key);
+  return key === undefined ? undefined : find(key);
 }
 
 export function idList(field: string, value: string | number | Array<string | number>): string[] {
@@ -42,13 +42,13 @@ export function clientDataText(value: unknown): string {
 export function classIdOf(catalog: Catalog, value: string | number | null | undefined): string | null {
   if (value === undefined || value === null || value === '') return null;
   const id = idOf(value);
-  if (id === undefined || !catalog.classes.has(id)) throw badRequest(`class_id: unknown class ${value}`);
+  if (id === undefined || !catalog.classById(id)) throw badRequest(`class_id: unknown class ${value}`);
   return id;
 }
 
 export function tagIdsOf(catalog: Catalog, value: Array<string | number>): string[] {
   const ids = idList('tags', value);
-  const unknown = ids.filter((t) => !catalog.tags.has(t));
+  const unknown = ids.filter((t) => !catalog.tag(t));
   if (unknown.length > 0) throw badRequest(`tags: unknown tag ${unknown.join(', ')}`);
   return ids;
 }

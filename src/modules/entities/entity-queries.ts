@@ -1,6 +1,5 @@
 // Reading objects, links and entity listings, always through the actor's visibility.
 // Lists walk the catalog in id order and build records for one page only.
-import { visiblePaths } from '../../core/visibility.js';
 import { notFound } from '../../errors.js';
 import { type EntityActor, canSee, seen } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
@@ -34,23 +33,23 @@ function* mapped<T, U>(source: Iterable<T>, f: (item: T) => U): Generator<U> {
 }
 
 export function createEntityQueries({ catalog }: { catalog: Catalog }) {
-  const anyEntity = (id: string) => lookup(catalog.objects, id) ?? lookup(catalog.links, id);
+  const anyEntity = (id: string) => lookup(catalog.object, id) ?? lookup(catalog.link, id);
 
   function visibleObject(actor: EntityActor, id: string): MemObject {
-    return seen(actor, lookup(catalog.objects, id), 'object', id);
+    return seen(actor, lookup(catalog.object, id), 'object', id);
   }
 
   /** The objects and then the links directly under an object, produced as a page needs them. */
   function* childEntities(id: string): Generator<MemEntity> {
-    for (const c of catalog.graph.childrenOf(id)) yield catalog.objects.get(c)!;
-    for (const l of catalog.graph.linksAmongChildren(id)) yield catalog.links.get(l)!;
+    for (const c of catalog.childrenOf(id)) yield catalog.object(c)!;
+    for (const l of catalog.linksAmongChildren(id)) yield catalog.link(l)!;
   }
 
   return {
     visibleObject,
 
     listObjects(actor: EntityActor, page: Page, fields: FieldSelection): PagedList<MemObject> {
-      return { ...pageOf(catalog.objects.values(), (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
+      return { ...pageOf(catalog.allObjects(), (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
     getObject(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
@@ -59,13 +58,13 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
 
     children(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemObject> {
       visibleObject(actor, id);
-      const kids = mapped(catalog.graph.childrenOf(id), (c) => catalog.objects.get(c)!);
+      const kids = mapped(catalog.childrenOf(id), (c) => catalog.object(c)!);
       return { ...pageOf(kids, (o) => canSee(actor, o), page), view: (o) => objectView(catalog, actor, o, fields) };
     },
 
     childLinks(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemLink> {
       visibleObject(actor, id);
-      const links = mapped(catalog.graph.linksAmongChildren(id), (l) => catalog.links.get(l)!);
+      const links = mapped(catalog.linksAmongChildren(id), (l) => catalog.link(l)!);
       return { ...pageOf(links, (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
@@ -76,18 +75,18 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
      */
     paths(actor: EntityActor, id: string): { paths: string[][]; objects: EntitySummary[] } {
       const o = visibleObject(actor, id);
-      const paths = visiblePaths(catalog.graph, actor.visibility, o.id).map((path) => [...path].reverse());
+      const paths = catalog.visiblePaths(actor.visibility, o.id).map((path) => [...path].reverse());
       // Each object once, the object itself first (every path starts with it).
-      const objects = [...new Set(paths.flat())].map((node) => entitySummary(catalog, actor, catalog.objects.get(node)!));
+      const objects = [...new Set(paths.flat())].map((node) => entitySummary(catalog, actor, catalog.object(node)!));
       return { paths, objects };
     },
 
     listLinks(actor: EntityActor, page: Page, fields: FieldSelection): PagedList<MemLink> {
-      return { ...pageOf(catalog.links.values(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
+      return { ...pageOf(catalog.allLinks(), (l) => canSee(actor, l), page), view: (l) => linkView(catalog, l, fields, actor) };
     },
 
     getLink(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
-      return linkView(catalog, seen(actor, lookup(catalog.links, id), 'link', id), fields, actor);
+      return linkView(catalog, seen(actor, lookup(catalog.link, id), 'link', id), fields, actor);
     },
 
     getEntity(actor: EntityActor, id: string, fields: FieldSelection): Record_ {
@@ -97,7 +96,7 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
     entityChildren(actor: EntityActor, id: string, page: Page, fields: FieldSelection): PagedList<MemEntity> {
       const view = (e: MemEntity) => entityView(catalog, actor, e, fields);
       const key = idOf(id);
-      if (key === undefined || !catalog.objects.has(key)) {
+      if (key === undefined || !catalog.hasObject(key)) {
         // A link has no children; an unknown id is absent.
         seen(actor, anyEntity(id), 'entity', id);
         return { items: [], total: 0, view };
@@ -114,7 +113,7 @@ export function createEntityQueries({ catalog }: { catalog: Catalog }) {
     },
 
     visibleLink(actor: EntityActor, id: string): MemLink {
-      return seen(actor, lookup(catalog.links, id), 'link', id);
+      return seen(actor, lookup(catalog.link, id), 'link', id);
     },
   };
 }

@@ -4,7 +4,6 @@
 // properties, both as the reader may see them: parents they cannot see are left out (as in
 // object records), and secrets are masked for readers without manage-service-properties
 // exactly as /props and entity records mask them.
-import { visiblePaths } from '../../core/visibility.js';
 import { redactProperty } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import type { EntityActor } from '../catalog/access.js';
@@ -40,7 +39,7 @@ export function summaryProperties(actor: EntityActor, properties: MemEntity['pro
  * common parents of its ends, as GET /objects/:id/children/links lists it).
  */
 export function visibleParents(catalog: Catalog, actor: EntityActor, e: MemEntity): string[] {
-  const parents = e.entityType === 1 ? e.parent_id : catalog.graph.ownersOf(e.id);
+  const parents = e.entityType === 1 ? e.parent_id : catalog.ownersOf(e.id);
   return actor.visibility.all ? [...parents] : parents.filter((p) => actor.visibility.canRead(p));
 }
 
@@ -49,7 +48,7 @@ export function visibleParents(catalog: Catalog, actor: EntityActor, e: MemEntit
  * reader sees only: a path through a hidden object is left out whole (core/visibility.ts).
  */
 export function parentPaths(catalog: Catalog, actor: EntityActor, e: MemEntity): string[][] {
-  const upward = (objectId: string) => visiblePaths(catalog.graph, actor.visibility, objectId).map((path) => [...path].reverse());
+  const upward = (objectId: string) => catalog.visiblePaths(actor.visibility, objectId).map((path) => [...path].reverse());
   if (e.entityType === 1) return upward(e.id).map((path) => path.slice(1)).filter((path) => path.length > 0);
   return visibleParents(catalog, actor, e).flatMap(upward);
 }
@@ -61,7 +60,7 @@ export function entitySummary(catalog: Catalog, actor: EntityActor, e: MemEntity
     name: e.name,
     parent_id: visibleParents(catalog, actor, e),
     class_id: e.class_id,
-    class_name: e.class_id === null ? null : catalog.classes.get(e.class_id)?.name ?? null,
+    class_name: e.class_id === null ? null : catalog.classById(e.class_id)?.name ?? null,
     properties: summaryProperties(actor, e.properties),
   };
 }

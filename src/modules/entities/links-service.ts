@@ -21,13 +21,13 @@ export function createLinksService({ catalog, rules, properties: given, clock }:
   const properties = given ?? createPropertiesService({ catalog, rules, clock });
   function end(actor: EntityActor, field: 'source' | 'target', value: string | number): string {
     const id = idOf(value);
-    if (id === undefined || !catalog.objects.has(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
+    if (id === undefined || !catalog.hasObject(id) || !actor.visibility.canRead(id)) throw badRequest(`${field}: unknown object ${value}`);
     if (!actor.visibility.has(id)) throw outsidePermissions(`${field} ${id}`);
     return id;
   }
 
   function changeable(actor: EntityActor, id: string): MemLink {
-    const l = lookup(catalog.links, id);
+    const l = lookup(catalog.link, id);
     if (!l || !canChange(actor, l)) throw notFound(`link ${id}`);
     return l;
   }
@@ -52,7 +52,7 @@ export function createLinksService({ catalog, rules, properties: given, clock }:
           ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),
           auditWrite(actor.userId, 'create', 'link', id, id, null, { ...row, properties: props }, now),
         ];
-        return { writes, get result() { return catalog.links.get(id)!; } };
+        return { writes, get result() { return catalog.link(id)!; } };
       });
     },
 
@@ -75,14 +75,14 @@ export function createLinksService({ catalog, rules, properties: given, clock }:
         if (input.tags !== undefined) row.tags = tagIdsOf(catalog, input.tags);
         if (input.operations !== undefined) row.operations = input.operations;
         const propWrites = input.properties ? properties.replaceWrites(actor, l, input.properties, now) : [];
-        if (JSON.stringify(row) === JSON.stringify(old)) return { writes: propWrites, get result() { return catalog.links.get(l.id)!; } };
+        if (JSON.stringify(row) === JSON.stringify(old)) return { writes: propWrites, get result() { return catalog.link(l.id)!; } };
         row.updated = now;
         const writes: CatalogWrite[] = [
           { op: 'putLink', row, tags: row.tags.join() !== l.tags.join() },
           auditWrite(actor.userId, 'update', 'link', l.id, l.id, old, row, now),
           ...propWrites,
         ];
-        return { writes, get result() { return catalog.links.get(l.id)!; } };
+        return { writes, get result() { return catalog.link(l.id)!; } };
       });
     },
 

@@ -49,15 +49,15 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
       if (c.path.length !== 1 || (c.op !== 'eq' && c.op !== 'in')) continue;
       const values = (Array.isArray(c.value) ? c.value : [c.value]).map((v) => idOf(String(v)));
       if (c.path[0] === 'id') {
-        return values.flatMap((v) => (v !== undefined && catalog.objects.has(v) ? [catalog.objects.get(v)!] : []));
+        return values.flatMap((v) => (v !== undefined && catalog.hasObject(v) ? [catalog.object(v)!] : []));
       }
       if (c.path[0] === 'parent_id') {
         const ids = new Set<string>();
-        for (const v of values) if (v !== undefined) for (const k of catalog.graph.childrenOf(v)) ids.add(k);
-        return [...ids].sort((a, b) => Number(a) - Number(b)).map((k) => catalog.objects.get(k)!);
+        for (const v of values) if (v !== undefined) for (const k of catalog.childrenOf(v)) ids.add(k);
+        return [...ids].sort((a, b) => Number(a) - Number(b)).map((k) => catalog.object(k)!);
       }
     }
-    return catalog.objects.values();
+    return catalog.allObjects();
   }
 
   /**

@@ -25,7 +25,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
   const properties = given ?? createPropertiesService({ catalog, rules, clock });
   /** An object the actor may change; hidden ones are absent (404), a readable root is 403. */
   function changeable(actor: EntityActor, id: string): MemObject {
-    const o = lookup(catalog.objects, id);
+    const o = lookup(catalog.object, id);
     if (!o || !actor.visibility.canRead(o.id)) throw notFound(`object ${id}`);
     if (!canChange(actor, o)) throw outside(`object ${id}`);
     return o;
@@ -41,7 +41,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
     const ids = idList('parent_id', value);
     if (ids.length === 0) throw badRequest('parent_id: an object needs at least one parent');
     for (const p of ids) {
-      if (!catalog.objects.has(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
+      if (!catalog.hasObject(p) || !actor.visibility.canRead(p)) throw badRequest(`parent_id: unknown object ${p}`);
       if (!current.includes(p) && !actor.visibility.has(p)) throw outside(`parent ${p}`);
     }
     return replaceVisible(actor.visibility, current, ids);
@@ -50,7 +50,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
   /** A discovery id is unique; a holder the actor cannot see is not named (its id would leak). */
   function discoveryTaken(actor: EntityActor, discoveryId: string | null, self: string | undefined): void {
     if (discoveryId === null) return;
-    const holder = catalog.discovery.get(discoveryId);
+    const holder = catalog.discovered(discoveryId);
     if (holder === undefined || holder === self) return;
     if (!actor.visibility.canRead(holder)) throw discoveryInUse(discoveryId);
     throw conflict(`discovery_id "${discoveryId}" belongs to object ${holder}`);
@@ -62,7 +62,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
    */
   function refuseHiddenCascade(actor: EntityActor, o: MemObject, gone: { objects: string[]; links: string[] }): void {
     if (actor.visibility.all) return;
-    const hidden = gone.objects.some((c) => !actor.visibility.has(c)) || gone.links.some((l) => !canSee(actor, catalog.links.get(l)!));
+    const hidden = gone.objects.some((c) => !actor.visibility.has(c)) || gone.links.some((l) => !canSee(actor, catalog.link(l)!));
     if (hidden) throw conflict(`object ${o.id} has links or descendants you cannot see; deleting it would remove them`);
   }
 
@@ -77,7 +77,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
     if (input.parent_id !== undefined) {
       if (o.id === ROOT_ID) throw badRequest('parent_id: the root object has no parents');
       const parents = parentsOf(actor, input.parent_id, o.parent_id);
-      if (catalog.graph.wouldCreateCycle(o.id, parents)) throw badRequest(`parent_id: object ${o.id} would become its own ancestor`);
+      if (catalog.wouldCreateCycle(o.id, parents)) throw badRequest(`parent_id: object ${o.id} would become its own ancestor`);
       parentsChanged = parents.join() !== o.parent_id.join();
       row.parent_id = parents;
     }
@@ -110,7 +110,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
       requireAnyRight(actor, 'create-objects', 'manage-objects');
       return catalog.mutate(() => {
         const now = clock();
-        const known = input.discovery_id ? catalog.discovery.get(input.discovery_id) : undefined;
+        const known = input.discovery_id ? catalog.discovered(input.discovery_id) : undefined;
         // A holder the actor cannot see is as absent, but the id stays unique: refused unnamed.
         if (known !== undefined && !actor.visibility.canRead(known)) throw discoveryInUse(input.discovery_id!);
         if (known !== undefined) {
@@ -122,7 +122,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
           // Properties reported again are added and changed (under the props routes' rules),
           // never removed: what a discovery agent does not report may have been added by hand.
           const propWrites = reported ? properties.replaceWrites(actor, o, reported, now, true) : [];
-          const result = () => ({ object: catalog.objects.get(o.id)!, created: false });
+          const result = () => ({ object: catalog.object(o.id)!, created: false });
           return { writes: [...(change?.writes ?? []), ...propWrites], get result() { return result(); } };
         }
         // No parent, or an empty list, means the root (on create only: a PATCH must leave one).
@@ -141,7 +141,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
           ...props.map((p): CatalogWrite => ({ op: 'putProp', row: p })),
           auditWrite(actor.userId, 'create', 'object', id, id, null, { ...row, properties: props }, now),
         ];
-        return { writes, get result() { return { object: catalog.objects.get(id)!, created: true }; } };
+        return { writes, get result() { return { object: catalog.object(id)!, created: true }; } };
       });
     },
 
@@ -154,7 +154,7 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
         const { properties: replacement, ...patch } = input;
         const change = changeWrites(actor, o, patch, now);
         const propWrites = replacement ? properties.replaceWrites(actor, o, replacement, now) : [];
-        return { writes: [...(change?.writes ?? []), ...propWrites], get result() { return catalog.objects.get(o.id)!; } };
+        return { writes: [...(change?.writes ?? []), ...propWrites], get result() { return catalog.object(o.id)!; } };
       });
     },
 
@@ -163,12 +163,12 @@ export function createObjectsService({ catalog, rules, properties: given, clock 
       return catalog.mutate(() => {
         const o = changeable(actor, id);
         if (o.id === ROOT_ID) throw conflict('the root object cannot be deleted');
-        const gone = catalog.graph.cascade([o.id]);
+        const gone = catalog.cascade([o.id]);
         refuseHiddenCascade(actor, o, gone);
         const now = clock();
         const writes: CatalogWrite[] = [{ op: 'deleteEntities', ids: [...gone.links, ...gone.objects] }];
-        for (const l of gone.links) writes.push(auditWrite(actor.userId, 'delete', 'link', l, l, catalog.links.get(l), null, now));
-        for (const c of gone.objects) writes.push(auditWrite(actor.userId, 'delete', 'object', c, c, catalog.objects.get(c), null, now));
+        for (const l of gone.links) writes.push(auditWrite(actor.userId, 'delete', 'link', l, l, catalog.link(l), null, now));
+        for (const c of gone.objects) writes.push(auditWrite(actor.userId, 'delete', 'object', c, c, catalog.object(c), null, now));
         return { writes, result: undefined };
       });
     },

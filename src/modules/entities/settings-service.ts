@@ -41,7 +41,7 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
 }) {
   /** The validated, normalised document; 400 naming the clause otherwise. */
   function validate(kind: SettingKind, value: unknown, where: string = kind): unknown[] {
-    const states = new Set(catalog.states.keys());
+    const states = catalog.stateIds();
     if (countPatterns(value) > MAX_PATTERNS_PER_DOCUMENT) throw badRequest(`${where}: more than ${MAX_PATTERNS_PER_DOCUMENT} _m patterns in one document`);
     try {
       const doc =

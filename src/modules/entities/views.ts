@@ -1,7 +1,7 @@
 // Entity records as the API shows them, built from the catalog in memory. Link end names and
 // object paths are computed at read time, so they are current the moment an object is renamed.
 import { ROOT_ID } from '../../core/entity-graph.js';
-import { SEE_ALL, firstVisiblePath } from '../../core/visibility.js';
+import { SEE_ALL } from '../../core/visibility.js';
 import type { EntityActor } from '../catalog/access.js';
 import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.js';
 import { entityFacts } from '../catalog/entity-facts.js';
@@ -40,10 +40,10 @@ export const orFull = (fields: FieldSelection): ReadonlySet<string> => fields ??
  * root's own path is its name: an empty path is an empty entry in clients' path pickers.
  */
 function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
-  if (id === ROOT_ID) return catalog.objects.get(ROOT_ID)?.name ?? '';
-  return firstVisiblePath(catalog.graph, actor.visibility, id)
+  if (id === ROOT_ID) return catalog.object(ROOT_ID)?.name ?? '';
+  return catalog.firstVisiblePath(actor.visibility, id)
     .filter((node) => node !== ROOT_ID)
-    .map((node) => catalog.objects.get(node)?.name ?? '')
+    .map((node) => catalog.object(node)?.name ?? '')
     .join('/');
 }
 
@@ -60,7 +60,7 @@ interface ViewContext {
 
 type FieldTable<T> = ReadonlyArray<readonly [field: string, read: (entity: T, ctx: ViewContext) => unknown]>;
 
-const classNameOf = (e: MemEntity, { catalog }: ViewContext) => (e.class_id === null ? null : catalog.classes.get(e.class_id)?.name ?? null);
+const classNameOf = (e: MemEntity, { catalog }: ViewContext) => (e.class_id === null ? null : catalog.classById(e.class_id)?.name ?? null);
 /** An entity whose state never changed has been in it since it was created. */
 const lastStateUpdate = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).lastStateUpdate(e.id) ?? e.created;
 const metricsCache = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).metricNames(e.id);
@@ -85,7 +85,7 @@ const OBJECT_VIEW: FieldTable<MemObject> = [
   ['created', (o) => o.created],
   ['updated', (o) => o.updated],
   ['class_name', classNameOf],
-  ['child_ids', (o, { catalog, actor }) => (actor.visibility.all ? [...catalog.graph.childrenOf(o.id)] : [...catalog.graph.childrenOf(o.id)].filter((c) => actor.visibility.canRead(c)))],
+  ['child_ids', (o, { catalog, actor }) => (actor.visibility.all ? [...catalog.childrenOf(o.id)] : [...catalog.childrenOf(o.id)].filter((c) => actor.visibility.canRead(c)))],
   ['last_state_update', lastStateUpdate],
   ['metrics_cache', metricsCache],
 ];
@@ -96,8 +96,8 @@ const LINK_VIEW: FieldTable<MemLink> = [
   ['name', (l) => l.name],
   ['source', (l) => l.source],
   ['target', (l) => l.target],
-  ['source_name', (l, { catalog }) => catalog.objects.get(l.source)?.name ?? ''],
-  ['target_name', (l, { catalog }) => catalog.objects.get(l.target)?.name ?? ''],
+  ['source_name', (l, { catalog }) => catalog.object(l.source)?.name ?? ''],
+  ['target_name', (l, { catalog }) => catalog.object(l.target)?.name ?? ''],
   ['class_id', (l) => l.class_id],
   ['state_id', (l) => l.state_id],
   ['client_data', (l) => l.client_data],

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { SEE_ALL, visibilityOf } from '../../core/visibility.js';
+import { SEE_ALL } from '../../core/visibility.js';
 import { AppError } from '../../errors.js';
 import type { IncomingEvent } from '../../core/pipeline/incoming-event.js';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite.js';
@@ -125,7 +125,7 @@ describe('event log service', () => {
   });
 
   it('shows a restricted user only records of entities they can see', async () => {
-    const restricted: EntityActor = { userId: '9', rights: new Set(), visibility: visibilityOf(catalog.graph, { include: [router] }) };
+    const restricted: EntityActor = { userId: '9', rights: new Set(), visibility: catalog.visibilityOf({ include: [router] }) };
     const seen = await log.query(restricted, q());
     assert.deepEqual(seen.map((r) => r.entity?.entityId), [router, router]);
     assert.deepEqual((await log.query(restricted, q({ limit: 1, skip: 1 }))).map((r) => r.timestamp - base), [30]);

@@ -95,9 +95,9 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
     const states = Object.entries(settings.stateLevels).filter(([, level]) => level === id).map(([state]) => state);
     if (states.length > 0) return `the configuration (incidents.stateLevels) raises it for state ${states.join(', ')}`;
     if (await store.levelInUse(id)) return 'an active incident has it';
-    for (const [entityId, kinds] of catalog.settings) {
-      const conditions = kinds.get('incidentConditions')?.value as Array<{ state?: unknown }> | undefined;
-      if (conditions?.some((c) => c.state === id)) return `an incident condition of entity ${entityId} raises it`;
+    for (const s of catalog.settingsOfKind('incidentConditions')) {
+      const conditions = s.value as Array<{ state?: unknown }>;
+      if (conditions.some((c) => c.state === id)) return `an incident condition of entity ${s.entity_id} raises it`;
     }
     return undefined;
   });

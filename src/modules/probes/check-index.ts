@@ -66,7 +66,7 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
     if (had || checks.length > 0) for (const l of listeners) l(id, checks);
   }
 
-  for (const e of [...catalog.objects.values(), ...catalog.links.values()]) {
+  for (const e of [...catalog.allObjects(), ...catalog.allLinks()]) {
     const checks = checksOf(e);
     if (checks.length > 0) put(e.id, checks);
   }

@@ -20,11 +20,11 @@ const FIRST_CUSTOM_ID = 100;
 export const stateView = (s: StateRow) => ({ id: s.id, name: s.name, priority: s.priority, ui: { colors: { main: s.color } }, builtIn: s.builtIn });
 
 export function createStatesService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  const get = (id: number): StateRow => findById(catalog.states, id, 'state', id);
-  const nameFree = (name: string, self?: number) => assertNameFree(catalog.states.values(), name, 'state', self);
+  const get = (id: number): StateRow => findById(catalog.state, id, 'state', id);
+  const nameFree = (name: string, self?: number) => assertNameFree(catalog.stateList(), name, 'state', self);
 
   return {
-    list: () => [...catalog.states.values()].map(stateView),
+    list: () => catalog.stateList().map(stateView),
     get: (id: number) => stateView(get(id)),
 
     async create(actor: EntityActor, input: StateInput & { name: string; priority: number }) {
@@ -33,9 +33,9 @@ export function createStatesService({ catalog, clock }: { catalog: Catalog; cloc
         nameFree(input.name);
         let id = input.id;
         if (id !== undefined) {
-          if (catalog.states.has(id)) throw conflict(`state ${id} exists`);
+          if (catalog.state(id)) throw conflict(`state ${id} exists`);
         } else {
-          id = Math.max(FIRST_CUSTOM_ID - 1, ...catalog.states.keys()) + 1;
+          id = Math.max(FIRST_CUSTOM_ID - 1, ...catalog.stateIds()) + 1;
         }
         const color = input.ui?.colors?.main;
         if (color === undefined) throw badRequest('ui.colors.main: required');

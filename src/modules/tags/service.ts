@@ -16,8 +16,8 @@ const usedOutside = (tag: TagRow) =>
   conflict(`tag "${tag.name}" is also on entities you cannot change (outside your objectPermissions); a user who may change them can rename or delete it`);
 
 export function createTagsService({ catalog, clock }: { catalog: Catalog; clock: () => number }) {
-  const get = (id: string): TagRow => findByTextId(catalog.tags, id, 'tag');
-  const nameFree = (name: string, self?: string) => assertNameFree(catalog.tags.values(), name, 'tag', self);
+  const get = (id: string): TagRow => findByTextId(catalog.tag, id, 'tag');
+  const nameFree = (name: string, self?: string) => assertNameFree(catalog.tagList(), name, 'tag', self);
 
   /**
    * Refuses a restricted actor when the tag is on an entity it may not change. The message
@@ -26,15 +26,15 @@ export function createTagsService({ catalog, clock }: { catalog: Catalog; clock:
    */
   function assertAllChangeable(actor: EntityActor, tag: TagRow): void {
     if (actor.visibility.all) return;
-    for (const map of [catalog.objects, catalog.links] as const) {
-      for (const entity of map.values()) {
+    for (const entities of [catalog.allObjects(), catalog.allLinks()]) {
+      for (const entity of entities) {
         if (entity.tags.includes(tag.id) && !canChange(actor, entity)) throw usedOutside(tag);
       }
     }
   }
 
   return {
-    list: (): TagRow[] => [...catalog.tags.values()],
+    list: (): TagRow[] => catalog.tagList(),
     get,
 
     async create(actor: EntityActor, name: string): Promise<TagRow> {

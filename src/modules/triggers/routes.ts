@@ -50,7 +50,7 @@ export function triggersRoutes(api: Api, { triggers, catalog, access }: { trigge
   for (const prefix of ['objects', 'links', 'entities'] as const) {
     const what = prefix === 'objects' ? 'object' : prefix === 'links' ? 'link' : 'entity';
     const find = (id: string): MemEntity | undefined =>
-      prefix === 'objects' ? lookup(catalog.objects, id) : prefix === 'links' ? lookup(catalog.links, id) : (lookup(catalog.objects, id) ?? lookup(catalog.links, id));
+      prefix === 'objects' ? lookup(catalog.object, id) : prefix === 'links' ? lookup(catalog.link, id) : (lookup(catalog.object, id) ?? lookup(catalog.link, id));
 
     api.get(`/${prefix}/:id/state-triggers/runs`, {
       schema: {
