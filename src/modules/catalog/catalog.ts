@@ -54,6 +54,20 @@ export interface Mutation<T> {
   result: T;
 }
 
+/**
+ * One committed change as listeners hear of it: numbered in commit order (the seed of a change
+ * feed other nodes will follow), and tagged with who made it so a writer need not hear its own.
+ */
+export interface CatalogChange {
+  readonly seq: number;
+  readonly writes: readonly CatalogWrite[];
+  readonly origin: string | undefined;
+}
+
+export interface ChangeListener {
+  (writes: readonly CatalogWrite[], change: CatalogChange): void;
+}
+
 export class Catalog {
   // The read model's own maps: services read them through the narrow readers below, so the
   // catalog alone decides how it keeps them (and, later, how it follows other nodes' changes).
@@ -69,7 +83,9 @@ export class Catalog {
   private ids = new IdIssuer({ entities: 0, props: 0, tags: 0, classes: 0 });
   private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
-  private readonly takenListeners: Array<(writes: readonly CatalogWrite[]) => void> = [];
+  private readonly changeListeners: Array<{ listener: ChangeListener; ignoreOrigin: string | undefined }> = [];
+  /** Sequence number of the last committed change. */
+  private seq = 0;
 
   private constructor(private readonly store: CatalogStore) {}
 
@@ -177,19 +193,33 @@ export class Catalog {
     this.deletedListeners.push(listener);
   }
 
-  /** Called after every stored change with its writes (the engine follows the tree and settings). */
-  onChange(listener: (writes: readonly CatalogWrite[]) => void): void {
-    this.takenListeners.push(listener);
+  /**
+   * Called with every committed change, once memory has taken it, in sequence order, before the
+   * mutation's caller resumes (read models built on the catalog are current when it does).
+   * `ignoreOrigin`: changes made with that origin are not told (the engine does not hear its
+   * own state writes, so the catalog never calls back into an engine pass).
+   */
+  onChange(listener: ChangeListener, options: { ignoreOrigin?: string } = {}): void {
+    this.changeListeners.push({ listener, ignoreOrigin: options.ignoreOrigin });
   }
 
-  /** Runs `change` alone: validate against the catalog, store its writes, then take them. */
-  mutate<T>(change: () => Mutation<T> | Promise<Mutation<T>>): Promise<T> {
+  /** Sequence number of the last committed change (0: none since the catalog was loaded). */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * Runs `change` alone: validate against the catalog, store its writes, take them, then tell
+   * the listeners. `origin` names the writer (see `onChange`).
+   */
+  mutate<T>(change: () => Mutation<T> | Promise<Mutation<T>>, options: { origin?: string } = {}): Promise<T> {
     const run = async () => {
       const mutation = await change();
       if (mutation.writes.length > 0) {
         await this.store.apply(mutation.writes, this.ids.claims());
         this.ids.stored();
-        this.take(mutation.writes);
+        const deleted = this.take(mutation.writes);
+        this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin }, deleted);
       }
       // Read only now: a result may be a getter that looks at the catalog after the change.
       return mutation.result;
@@ -221,8 +251,28 @@ export class Catalog {
     return map;
   }
 
-  /** Applies stored writes to memory. */
-  private take(writes: readonly CatalogWrite[]): void {
+  /**
+   * Tells the listeners of a committed change. Every listener hears it even when one throws
+   * (the change is stored either way); the first failure then reaches the mutation's caller.
+   */
+  private publish(change: CatalogChange, deleted: string[]): void {
+    let failure: { err: unknown } | undefined;
+    const tell = (f: () => void) => {
+      try {
+        f();
+      } catch (err) {
+        failure ??= { err };
+      }
+    };
+    if (deleted.length > 0) for (const listener of this.deletedListeners) tell(() => listener(deleted));
+    for (const { listener, ignoreOrigin } of this.changeListeners) {
+      if (ignoreOrigin === undefined || ignoreOrigin !== change.origin) tell(() => listener(change.writes, change));
+    }
+    if (failure) throw failure.err;
+  }
+
+  /** Applies stored writes to memory; answers the ids of deleted entities. */
+  private take(writes: readonly CatalogWrite[]): string[] {
     const deleted: string[] = [];
     for (const w of writes) {
       switch (w.op) {
@@ -297,8 +347,7 @@ export class Catalog {
           break;
       }
     }
-    if (deleted.length > 0) for (const listener of this.deletedListeners) listener(deleted);
-    for (const listener of this.takenListeners) listener(writes);
+    return deleted;
   }
 
   /** Drops one deleted entity from memory; surviving children lose it as a parent. */
