@@ -5,6 +5,7 @@ import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorBanner } from '../../components/error-banner';
+import { DataTable, type Column } from '../../components/data-table';
 import { formatTime } from '../../components/format';
 import { useUserNames } from '../../components/use-user-names';
 import type { Agent } from './admin-types';
@@ -32,6 +33,26 @@ export default function AgentsPage() {
   const ownerName = useUserNames(list.data?.map((a) => a.userId) ?? []);
   const now = Date.now();
 
+  const columns: Column<Agent>[] = [
+    { key: 'agent', header: 'Agent', cell: (a) => a.name },
+    { key: 'status', header: 'Status', cell: (a) => <span className={`badge adm-status-${a.status}`}>{a.status}</span> },
+    { key: 'owner', header: 'Owner', cell: (a) => ownerName(a.userId) },
+    { key: 'version', header: 'Version', cell: (a) => a.version || <span className="muted">—</span> },
+    { key: 'address', header: 'Address', cell: (a) => a.address || <span className="muted">—</span> },
+    {
+      key: 'seen',
+      header: 'Last seen',
+      cell: (a) => (
+        <>
+          <span className="adm-nowrap">{ago(a.lastSeen, now)}</span>
+          <br />
+          <small className="muted adm-nowrap">{formatTime(a.lastSeen)}</small>
+        </>
+      ),
+    },
+    { key: 'checks', header: 'Checks', cell: (a) => a.checks },
+    { key: 'actions', header: 'Actions', cell: (a) => <button type="button" className="danger" aria-label={`Delete agent ${a.name}`} onClick={() => setDeleting(a)}>Delete</button> },
+  ];
   return (
     <section aria-labelledby="adm-agents-title">
       <div className="adm-head">
@@ -44,42 +65,7 @@ export default function AgentsPage() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && list.data.length === 0 ? <p className="muted">No remote agents have registered. An agent registers when it starts (npm run agent).</p> : null}
       {list.data && list.data.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Remote agents">
-            <thead>
-              <tr>
-                <th>Agent</th>
-                <th>Status</th>
-                <th>Owner</th>
-                <th>Version</th>
-                <th>Address</th>
-                <th>Last seen</th>
-                <th>Checks</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.name}</td>
-                  <td><span className={`badge adm-status-${a.status}`}>{a.status}</span></td>
-                  <td>{ownerName(a.userId)}</td>
-                  <td>{a.version || <span className="muted">—</span>}</td>
-                  <td>{a.address || <span className="muted">—</span>}</td>
-                  <td>
-                    <span className="adm-nowrap">{ago(a.lastSeen, now)}</span>
-                    <br />
-                    <small className="muted adm-nowrap">{formatTime(a.lastSeen)}</small>
-                  </td>
-                  <td>{a.checks}</td>
-                  <td>
-                    <button type="button" className="danger" aria-label={`Delete agent ${a.name}`} onClick={() => setDeleting(a)}>Delete</button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Remote agents" columns={columns} rows={list.data} rowKey={(a) => a.id} />
       ) : null}
       {deleting ? (
         <ConfirmDialog

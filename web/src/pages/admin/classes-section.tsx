@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { Pager } from '../../components/pager';
 import { pageOf } from '../../components/paging';
@@ -19,6 +20,22 @@ export function ClassesSection() {
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<ObjectClass>();
   const paged = pageOf(list.data ?? [], page, PAGE);
+
+  const columns: Column<(typeof paged.rows)[number]>[] = [
+    { key: 'class', header: 'Class', cell: (c) => <>{c.name}{c.builtIn ? <span className="muted"> (built-in)</span> : null}</> },
+    { key: 'description', header: 'Description', cell: (c) => c.description || <span className="muted">—</span> },
+    { key: 'icon', header: 'Icon', cell: (c) => c.icon || <span className="muted">—</span> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (c) => (
+        <div className="adm-actions">
+          <button type="button" aria-label={`Edit class ${c.name}`} onClick={() => setEditing(c.id)}>Edit</button>
+          <button type="button" className="danger" aria-label={`Delete class ${c.name}`} onClick={() => setDeleting(c)}>Delete</button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <section className="panel" aria-labelledby="adm-classes-title">
@@ -36,44 +53,29 @@ export function ClassesSection() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && list.data.length === 0 ? <p className="muted">No classes yet.</p> : null}
       {paged.rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Classes">
-            <thead>
-              <tr><th>Class</th><th>Description</th><th>Icon</th><th>Actions</th></tr>
-            </thead>
-            <tbody>
-              {paged.rows.map((c) => editing === c.id ? (
-                <tr key={c.id}>
-                  <td colSpan={4}>
-                    <ClassForm
-                      initial={{ name: c.name, description: c.description, icon: c.icon }}
-                      label={`Edit class ${c.name}`}
-                      submitLabel="Save class"
-                      onSubmit={async (v) => {
-                        await api.PATCH('/node/api/classes/{id}', { params: { path: { id: c.id } }, body: v });
-                        setEditing(undefined);
-                        list.reload();
-                      }}
-                      onCancel={() => setEditing(undefined)}
-                    />
-                  </td>
-                </tr>
-              ) : (
-                <tr key={c.id}>
-                  <td>{c.name}{c.builtIn ? <span className="muted"> (built-in)</span> : null}</td>
-                  <td>{c.description || <span className="muted">—</span>}</td>
-                  <td>{c.icon || <span className="muted">—</span>}</td>
-                  <td>
-                    <div className="adm-actions">
-                      <button type="button" aria-label={`Edit class ${c.name}`} onClick={() => setEditing(c.id)}>Edit</button>
-                      <button type="button" className="danger" aria-label={`Delete class ${c.name}`} onClick={() => setDeleting(c)}>Delete</button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Classes"
+          columns={columns}
+          rows={paged.rows}
+          rowKey={(c) => c.id}
+          rowCells={(c) => editing === c.id ? (
+            <>
+              <td colSpan={4}>
+                <ClassForm
+                  initial={{ name: c.name, description: c.description, icon: c.icon }}
+                  label={`Edit class ${c.name}`}
+                  submitLabel="Save class"
+                  onSubmit={async (v) => {
+                    await api.PATCH('/node/api/classes/{id}', { params: { path: { id: c.id } }, body: v });
+                    setEditing(undefined);
+                    list.reload();
+                  }}
+                  onCancel={() => setEditing(undefined)}
+                />
+              </td>
+            </>
+          ) : undefined}
+        />
       ) : null}
       <Pager page={paged.page} hasNext={paged.hasNext} onPage={setPage} label="Classes pages" />
       {deleting ? (

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import type { Level } from './admin-types';
 import { Swatch } from './color-field';
@@ -17,6 +18,22 @@ export default function LevelsPage() {
   const list = useApi(async () => data(await api.GET('/node/api/incident-levels')), []);
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<Level>();
+
+  const columns: Column<Level>[] = [
+    { key: 'id', header: 'Id', cell: (l) => l.id },
+    { key: 'level', header: 'Level', cell: (l) => <><Swatch color={l.ui.colors.main} />{l.name}</> },
+    { key: 'colour', header: 'Colour', cell: (l) => <code>{l.ui.colors.main}</code> },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (l) => (
+        <div className="adm-actions">
+          <button type="button" aria-label={`Edit level ${l.name}`} onClick={() => setEditing(l.id)}>Edit</button>
+          <button type="button" className="danger" aria-label={`Delete level ${l.name}`} onClick={() => setDeleting(l)}>Delete</button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <section aria-labelledby="adm-levels-title">
@@ -39,54 +56,30 @@ export default function LevelsPage() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && list.data.length === 0 ? <p className="muted">No incident levels.</p> : null}
       {list.data && list.data.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Incident levels">
-            <thead>
-              <tr>
-                <th>Id</th>
-                <th>Level</th>
-                <th>Colour</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((l) => (
-                <tr key={l.id}>
-                  <td>{l.id}</td>
-                  {editing === l.id ? (
-                    <td colSpan={3}>
-                      <LevelForm
-                        initial={{ name: l.name, color: l.ui.colors.main }}
-                        labels={{ form: `Edit level ${l.name}`, name: `Name of level ${l.id}`, color: `Colour of level ${l.id}` }}
-                        submitLabel="Save level"
-                        onSubmit={async (name, color) => {
-                          await api.PATCH('/node/api/incident-levels/{id}', { params: { path: { id: l.id } }, body: body(name, color) });
-                          setEditing(undefined);
-                          list.reload();
-                        }}
-                        onCancel={() => setEditing(undefined)}
-                      />
-                    </td>
-                  ) : (
-                    <>
-                      <td>
-                        <Swatch color={l.ui.colors.main} />
-                        {l.name}
-                      </td>
-                      <td><code>{l.ui.colors.main}</code></td>
-                      <td>
-                        <div className="adm-actions">
-                          <button type="button" aria-label={`Edit level ${l.name}`} onClick={() => setEditing(l.id)}>Edit</button>
-                          <button type="button" className="danger" aria-label={`Delete level ${l.name}`} onClick={() => setDeleting(l)}>Delete</button>
-                        </div>
-                      </td>
-                    </>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Incident levels"
+          columns={columns}
+          rows={list.data}
+          rowKey={(l) => l.id}
+          rowCells={(l) => editing === l.id ? (
+            <>
+              <td>{l.id}</td>
+              <td colSpan={3}>
+                <LevelForm
+                  initial={{ name: l.name, color: l.ui.colors.main }}
+                  labels={{ form: `Edit level ${l.name}`, name: `Name of level ${l.id}`, color: `Colour of level ${l.id}` }}
+                  submitLabel="Save level"
+                  onSubmit={async (name, color) => {
+                    await api.PATCH('/node/api/incident-levels/{id}', { params: { path: { id: l.id } }, body: body(name, color) });
+                    setEditing(undefined);
+                    list.reload();
+                  }}
+                  onCancel={() => setEditing(undefined)}
+                />
+              </td>
+            </>
+          ) : undefined}
+        />
       ) : null}
       {deleting ? (
         <ConfirmDialog

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { useReloadStates } from '../../components/states';
 import { Swatch } from './color-field';
@@ -20,6 +21,14 @@ export function StatesSection() {
     reloadStates();
   };
   const states = [...(list.data ?? [])].sort((a, b) => a.id - b.id);
+
+  const columns: Column<(typeof states)[number]>[] = [
+    { key: 'id', header: 'Id', cell: (s) => s.id },
+    { key: 'state', header: 'State', cell: (s) => <>{s.name}{s.builtIn ? <span className="muted"> (built-in)</span> : null}</> },
+    { key: 'priority', header: 'Priority', cell: (s) => s.priority },
+    { key: 'colour', header: 'Colour', cell: (s) => <><Swatch color={s.ui.colors.main} /><code>{s.ui.colors.main}</code></> },
+    { key: 'actions', header: 'Actions', cell: (s) => <button type="button" aria-label={`Edit state ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button> },
+  ];
 
   return (
     <section className="panel" aria-labelledby="adm-states-title">
@@ -38,44 +47,31 @@ export function StatesSection() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && states.length === 0 ? <p className="muted">No states.</p> : null}
       {states.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="States">
-            <thead>
-              <tr><th>Id</th><th>State</th><th>Priority</th><th>Colour</th><th>Actions</th></tr>
-            </thead>
-            <tbody>
-              {states.map((s) => editing === s.id ? (
-                <tr key={s.id}>
-                  <td>{s.id}</td>
-                  <td colSpan={4}>
-                    <StateForm
-                      initial={{ id: String(s.id), name: s.name, priority: String(s.priority), color: s.ui.colors.main }}
-                      label={`Edit state ${s.name}`}
-                      withId={false}
-                      submitLabel="Save state"
-                      onSubmit={async ({ name, priority, color }) => {
-                        await api.PATCH('/node/api/states/{id}', { params: { path: { id: s.id } }, body: { name, priority, ui: { colors: { main: color } } } });
-                        setEditing(undefined);
-                        changed();
-                      }}
-                      onCancel={() => setEditing(undefined)}
-                    />
-                  </td>
-                </tr>
-              ) : (
-                <tr key={s.id}>
-                  <td>{s.id}</td>
-                  <td>{s.name}{s.builtIn ? <span className="muted"> (built-in)</span> : null}</td>
-                  <td>{s.priority}</td>
-                  <td><Swatch color={s.ui.colors.main} /><code>{s.ui.colors.main}</code></td>
-                  <td>
-                    <button type="button" aria-label={`Edit state ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="States"
+          columns={columns}
+          rows={states}
+          rowKey={(s) => String(s.id)}
+          rowCells={(s) => editing === s.id ? (
+            <>
+              <td>{s.id}</td>
+              <td colSpan={4}>
+                <StateForm
+                  initial={{ id: String(s.id), name: s.name, priority: String(s.priority), color: s.ui.colors.main }}
+                  label={`Edit state ${s.name}`}
+                  withId={false}
+                  submitLabel="Save state"
+                  onSubmit={async ({ name, priority, color }) => {
+                    await api.PATCH('/node/api/states/{id}', { params: { path: { id: s.id } }, body: { name, priority, ui: { colors: { main: color } } } });
+                    setEditing(undefined);
+                    changed();
+                  }}
+                  onCancel={() => setEditing(undefined)}
+                />
+              </td>
+            </>
+          ) : undefined}
+        />
       ) : null}
     </section>
   );

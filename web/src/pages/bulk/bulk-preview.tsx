@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, data } from '../../api/client';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { Pager } from '../../components/pager';
 import { usePagedApi } from '../../components/paging';
@@ -33,6 +34,12 @@ export function BulkPreview({ search, tags }: { search: Record<string, unknown>;
     }
   }
 
+  const columns: Column<(typeof rows)[number]>[] = [
+    { key: 'name', header: 'Name', cell: (o) => <Link href={`/objects/${o.id}`}>{o.name ?? o.id}</Link> },
+    { key: 'path', header: 'Path', cellClassName: () => 'muted bulk-path', cell: (o) => o.path },
+    { key: 'state', header: 'State', cell: (o) => (o.state_id !== undefined ? <StateBadge stateId={o.state_id} /> : null) },
+    { key: 'tags', header: 'Tags', cell: (o) => (o.tags ?? []).map((t) => tagName.get(t) ?? t).join(', ') },
+  ];
   return (
     <section className="panel" aria-label="Preview of matching objects">
       <div className="row bulk-preview-head">
@@ -50,23 +57,7 @@ export function BulkPreview({ search, tags }: { search: Record<string, unknown>;
       {found.loading && !found.data ? <p className="loading">Loading…</p> : null}
       {found.data && rows.length === 0 && !found.error ? <p className="muted">No object matches.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Matching objects">
-            <thead>
-              <tr><th scope="col">Name</th><th scope="col">Path</th><th scope="col">State</th><th scope="col">Tags</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((o) => (
-                <tr key={o.id}>
-                  <td><Link href={`/objects/${o.id}`}>{o.name ?? o.id}</Link></td>
-                  <td className="muted bulk-path">{o.path}</td>
-                  <td>{o.state_id !== undefined ? <StateBadge stateId={o.state_id} /> : null}</td>
-                  <td>{(o.tags ?? []).map((t) => tagName.get(t) ?? t).join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Matching objects" columns={columns} rows={rows} rowKey={(o) => o.id} />
       ) : null}
       <Pager label="Preview pages" page={found.page} hasNext={found.hasNext} onPage={found.setPage} shown={rows.length} size={PAGE} />
     </section>

@@ -2,6 +2,7 @@
 // that opens into the whole payload as JSON.
 import { Link } from 'wouter';
 import { formatTime } from '../../components/format';
+import { DataTable, type Column } from '../../components/data-table';
 import type { EventRecord } from './event-log-query';
 
 const TYPE_NAMES: Record<string, string> = { 'snmp-trap': 'SNMP trap', 'mqtt-message': 'MQTT message' };
@@ -32,36 +33,24 @@ function EntityCell({ entity }: { entity: EventRecord['entity'] }) {
   return <span>{entity.entityName} <span className="muted">(link {entity.entityId})</span></span>;
 }
 
+const COLUMNS: Column<EventRecord>[] = [
+  { key: 'time', header: 'Time', cellClassName: () => 'log-nowrap', cell: (r) => formatTime(r.timestamp) },
+  { key: 'type', header: 'Type', cell: (r) => TYPE_NAMES[r.type] ?? r.type },
+  { key: 'agent', header: 'Agent', cellClassName: () => 'log-break', cell: (r) => r.agentId },
+  { key: 'entity', header: 'Entity', cell: (r) => <EntityCell entity={r.entity} /> },
+  {
+    key: 'payload',
+    header: 'Payload',
+    cellClassName: () => 'log-payload',
+    cell: (r) => (
+      <details>
+        <summary>{payloadSummary(r)}</summary>
+        <pre>{JSON.stringify(r.payload, null, 2)}</pre>
+      </details>
+    ),
+  },
+];
+
 export function EventLogTable({ records }: { records: EventRecord[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="log-table" aria-label="Event log records">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Type</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Entity</th>
-            <th scope="col">Payload</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.map((r) => (
-            <tr key={r._id}>
-              <td data-label="Time" className="log-nowrap">{formatTime(r.timestamp)}</td>
-              <td data-label="Type">{TYPE_NAMES[r.type] ?? r.type}</td>
-              <td data-label="Agent" className="log-break">{r.agentId}</td>
-              <td data-label="Entity"><EntityCell entity={r.entity} /></td>
-              <td data-label="Payload" className="log-payload">
-                <details>
-                  <summary>{payloadSummary(r)}</summary>
-                  <pre>{JSON.stringify(r.payload, null, 2)}</pre>
-                </details>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable className="log-table" label="Event log records" columns={COLUMNS} rows={records} rowKey={(r) => r._id} labelCells />;
 }

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, data } from '../../api/client';
 import { useSession } from '../../auth/session';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { formatTime } from '../../components/format';
 import { Pager } from '../../components/pager';
@@ -27,6 +28,25 @@ function Outcome({ run }: { run: TriggerRun }) {
   const status = run.httpStatus !== null ? ` (HTTP ${run.httpStatus})` : '';
   return <span className={`badge ${run.ok ? 'ops-ok' : 'ops-bad'}`}>{run.ok ? 'succeeded' : 'failed'}{status}</span>;
 }
+
+const COLUMNS: Column<TriggerRun>[] = [
+  { key: 'started', header: 'Started', cellClassName: () => 'ops-nowrap', cell: (r) => formatTime(r.started) },
+  { key: 'entity', header: 'Entity', cell: (r) => <EntityCell run={r} /> },
+  {
+    key: 'trigger',
+    header: 'Trigger',
+    cell: (r) => (
+      <>
+        {r.type} #{r.triggerIndex + 1}
+        <div className="muted ops-error">{r.target}</div>
+      </>
+    ),
+  },
+  { key: 'change', header: 'State change', cellClassName: () => 'ops-nowrap', cell: (r) => <><StateBadge stateId={r.previousStateId} /> → <StateBadge stateId={r.stateId} /></> },
+  { key: 'outcome', header: 'Outcome', cell: (r) => <Outcome run={r} /> },
+  { key: 'error', header: 'Error', cellClassName: () => 'ops-error', cell: (r) => r.error ?? <span className="muted">—</span> },
+  { key: 'attempts', header: 'Attempts', className: 'ops-num', cell: (r) => r.attempts },
+];
 
 export default function TriggerRunsPage() {
   const session = useSession();
@@ -50,39 +70,7 @@ export default function TriggerRunsPage() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && list.rows.length === 0 ? <p className="muted">No trigger runs{list.page > 0 ? ' on this page' : ' match'}.</p> : null}
       {list.rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Trigger runs">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Entity</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">State change</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Error</th>
-                <th scope="col" className="ops-num">Attempts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((r) => (
-                <tr key={r.id}>
-                  <td className="ops-nowrap">{formatTime(r.started)}</td>
-                  <td><EntityCell run={r} /></td>
-                  <td>
-                    {r.type} #{r.triggerIndex + 1}
-                    <div className="muted ops-error">{r.target}</div>
-                  </td>
-                  <td className="ops-nowrap">
-                    <StateBadge stateId={r.previousStateId} /> → <StateBadge stateId={r.stateId} />
-                  </td>
-                  <td><Outcome run={r} /></td>
-                  <td className="ops-error">{r.error ?? <span className="muted">—</span>}</td>
-                  <td className="ops-num">{r.attempts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Trigger runs" columns={COLUMNS} rows={list.rows} rowKey={(r) => r.id} />
       ) : null}
       <Pager label="Trigger runs pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} busy={list.loading} />
     </section>
