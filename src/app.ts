@@ -21,6 +21,7 @@ import { healthRoutes, type Readiness } from './modules/health/routes.js';
 import { securityLogRoutes } from './modules/security-log/routes.js';
 import type { SecurityLogService } from './modules/security-log/service.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { tokenRoutes } from './modules/users/token-routes.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import type { CatalogServices } from './modules/catalog/catalog-services.js';
 import type { UsersService } from './modules/users/service.js';
@@ -129,9 +130,9 @@ export async function buildApp(deps: AppDeps) {
       healthRoutes(api, { readiness: deps.readiness });
       authRoutes(api, {
         auth: deps.auth,
-        users: deps.users,
         cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.max(1, Math.floor(deps.config.session.absoluteTimeoutMs / 1000)) },
       });
+      tokenRoutes(api, { auth: deps.auth, users: deps.users });
       usersRoutes(api, { users: deps.users });
       securityLogRoutes(api, { securityLog: deps.securityLog });
       catalogRoutes(api, deps.catalog);

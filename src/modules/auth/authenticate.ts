@@ -7,7 +7,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { AuthService, Credentials, Principal } from './service.js';
 import type { SecurityLogService } from '../security-log/service.js';
-import type { Right } from '../users/rights.js';
+import type { Right } from '../../core/accounts/rights.js';
 import { clientContext } from '../security-log/client-context.js';
 import { readCookie } from './cookies.js';
 import { AppError, forbidden } from '../../errors.js';

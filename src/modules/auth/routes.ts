@@ -5,9 +5,6 @@ import { CSRF_COOKIE, SESSION_COOKIE, principalOf } from './authenticate.js';
 import { clientContext } from '../security-log/client-context.js';
 import { clearCookie, setCookie } from './cookies.js';
 import { badRequest } from '../../errors.js';
-import { actorOf } from '../users/routes.js';
-import { TokenRequestBody, UserIdParams } from '../users/schemas.js';
-import type { UsersService } from '../users/service.js';
 import type { AuthService } from './service.js';
 
 const tags = ['sessions and tokens'];
@@ -25,7 +22,8 @@ export interface SessionCookieSettings {
   maxAgeSeconds: number;
 }
 
-export function authRoutes(app: Api, { auth, users, cookies }: { auth: AuthService; users: UsersService; cookies: SessionCookieSettings }): void {
+/** Sign-in and sign-out; the API token routes are account routes (users/token-routes.ts). */
+export function authRoutes(app: Api, { auth, cookies }: { auth: AuthService; cookies: SessionCookieSettings }): void {
   const cookieOptions = (req: FastifyRequest) => ({
     path: '/',
     sameSite: 'lax' as const,
@@ -65,35 +63,6 @@ export function authRoutes(app: Api, { auth, users, cookies }: { auth: AuthServi
   }, async (req, reply) => {
     await auth.signOut(principalOf(req), clientContext(req));
     clearCookies(req, reply);
-    return reply.code(204).send(null);
-  });
-
-  app.post('/users/:id/auth-token', {
-    schema: {
-      tags,
-      summary: 'Create the user\'s API token (replaces any earlier one); shown only in this answer',
-      description:
-        'Your own token needs your password in the body, `{"password": P}` (403 without it or when wrong; a request ' +
-        'with HTTP Basic has shown it already). A manager (`manage-users`) making one for another user needs none.',
-      params: UserIdParams,
-      body: TokenRequestBody,
-      response: { 200: Type.String({ description: 'the API token' }) },
-    },
-    config: { right: 'manage-users', allowSelf: true },
-    // No body at all (the usual request of a manager or of HTTP Basic) is an empty one.
-    preValidation: async (req) => {
-      if (req.body === undefined || req.body === null) req.body = {};
-    },
-  }, async (req, reply) => {
-    await users.confirmTokenRequest(req.params.id, actorOf(principalOf(req)), req.body.password);
-    return reply.type(JSON_TYPE).send(JSON.stringify(await auth.issueToken(req.params.id)));
-  });
-
-  app.delete('/users/:id/auth-token', {
-    schema: { tags, summary: 'Revoke the user\'s API token', params: UserIdParams, response: { 204: Type.Null() } },
-    config: { right: 'manage-users', allowSelf: true },
-  }, async (req, reply) => {
-    await auth.revokeToken(req.params.id);
     return reply.code(204).send(null);
   });
 }
