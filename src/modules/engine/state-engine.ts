@@ -10,9 +10,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { SLICE_MS } from '../../core/scan-page.js';
-import type { IncidentCondition, StateCondition } from '../../core/conditions/entity-settings.js';
-import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
-import { CHILD_STATE, DATA_EXPIRED, NO_DATA_STATE, NO_SUITABLE_CONDITION, selectState } from '../../core/states/state-selection.js';
+import type { StateCondition } from '../../core/conditions/entity-settings.js';
+import { CHILD_STATE, DATA_EXPIRED, NO_DATA_STATE, NO_SUITABLE_CONDITION } from '../../core/states/state-selection.js';
 import { StatePropagation, type Change as PropagationChange } from '../../core/states/state-propagation.js';
 import type { CatalogStore, StateChangeRow } from '../../storage/catalog-types.js';
 import type { EngineMemoryStore } from '../../storage/engine-memory-types.js';
@@ -36,6 +35,7 @@ import { DurableMemory } from './durable-memory.js';
 import { MemoryWriter } from './memory-writer.js';
 import { EventBatches } from './event-batches.js';
 import { createCatalogFollower } from './catalog-follower.js';
+import { createEvaluator, rootCause } from './evaluator.js';
 
 export type { EngineSettings, IncidentSink } from './engine-types.js';
 
@@ -71,49 +71,11 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   let timer: NodeJS.Timeout | undefined;
   const ownOf = (id: string) => owns.of(id);
 
-  const stateConditions = (id: string) => (catalog.setting(id, 'stateConditions')?.value as StateCondition[] | undefined) ?? implicitConditions?.(id);
-  const incidentConditions = (id: string) => catalog.setting(id, 'incidentConditions')?.value as IncidentCondition[] | undefined;
-
-  /** Evaluates an entity's conditions on its latest data; returns its auto state change, if any. */
-  function evaluate(entity: MemEntity, now: number, signals: IncidentSignal[]): OwnChange | undefined {
-    const o = ownOf(entity.id);
-    // Expired data says nothing any more; NoData (reason 15) stays until data comes.
-    if (o.expired) return undefined;
-    const data = dataOf(entity.id);
-    let next: number | undefined;
-    let change: OwnChange | undefined;
-    const sc = stateConditions(entity.id);
-    if (sc && sc.length > 0) {
-      const sel = selectState(sc, data, now, o.durations);
-      next = sel.nextCheckAt;
-      if (sel.stateId !== o.auto) {
-        const before = shownOwn(o);
-        o.auto = sel.stateId;
-        o.autoReason = sel.reason as StateReason;
-        if (shownOwn(o) !== before) change = { entity, from: before, to: shownOwn(o), reason: o.autoReason };
-      }
-    }
-    const ic = incidentConditions(entity.id);
-    if (ic && ic.length > 0) {
-      const edges = conditionIncidentEdges(ic, data, now, o.durations, o.raised);
-      if (edges.nextCheckAt !== undefined && (next === undefined || edges.nextCheckAt < next)) next = edges.nextCheckAt;
-      for (const s of edges.signals) {
-        signals.push({
-          entityId: entity.id, entityType: entity.entityType, key: s.key, type: 2, active: s.active, level: s.level, text: s.text,
-          data: JSON.stringify(data), reason: { code: 2, rootCause: rootCause(entity) }, timestamp: now,
-        });
-      }
-    }
-    recheck.set(entity.id, next);
-    return change;
-  }
-
   /** The latest measurements, with the latest event's `event.*` values over them. */
-  function dataOf(id: string): Record<string, Scalar> {
-    return latestEvents.merged(id, history.lastData(id)?.latest);
-  }
-
-  const rootCause = (e: MemEntity) => ({ entityId: e.id, entityType: e.entityType, entityName: e.name });
+  const dataOf = (id: string): Record<string, Scalar> => latestEvents.merged(id, history.lastData(id)?.latest);
+  const { evaluate, stateConditions, incidentConditions } = createEvaluator({
+    setting: (id, kind) => catalog.setting(id, kind), implicitConditions, dataOf, ownOf, recheckAt: (id, at) => recheck.set(id, at),
+  });
 
   const { commit: commitStates, storeChanges } = createStateCommitter({
     catalog, propagation, incidents, bus, stateLevels: settings.stateLevels, ownOf, incidentConditions, dataOf, rootCause,
