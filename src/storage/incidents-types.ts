@@ -94,8 +94,12 @@ export interface IncidentsStore {
   levels(): Promise<LevelRow[]>;
   createLevel(level: { name: string; color: string }, now: number): Promise<LevelRow>;
   updateLevel(id: string, changes: { name?: string; color?: string }, now: number): Promise<LevelRow | undefined>;
-  deleteLevel(id: string): Promise<boolean>;
-  /** True when an active incident has the level as state or lastState. */
+  /**
+   * Deletes the level unless an active incident has it as state or lastState, as one atomic
+   * step against incidents raised meanwhile (by this node or another): 'in use' leaves it.
+   */
+  deleteLevel(id: string): Promise<'deleted' | 'in use' | 'missing'>;
+  /** True when an active incident has the level as state or lastState (a hint; deleteLevel decides). */
   levelInUse(id: string): Promise<boolean>;
 
   /** The active incidents raised by the engine (key not null): for the service's index. */

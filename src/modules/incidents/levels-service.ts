@@ -85,7 +85,10 @@ export async function createIncidentLevelsService({ store, clock }: { store: Inc
         const use = await guard(old.id);
         if (use) throw conflict(`incident level ${old.id} (${old.name}) is in use: ${use}`);
       }
-      await store.deleteLevel(old.id);
+      // The guards above explain most refusals; the store's delete is the one that counts,
+      // since an incident may have been raised with the level since they looked (another node).
+      const outcome = await store.deleteLevel(old.id);
+      if (outcome === 'in use') throw conflict(`incident level ${old.id} (${old.name}) is in use: an active incident has it`);
       levels.delete(old.id);
       ids = new Set(levels.keys());
     }),

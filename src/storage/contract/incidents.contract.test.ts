@@ -26,8 +26,8 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.deepEqual(await s.updateLevel(made.id, { color: '#654321' }, 60), { ...made, color: '#654321', updated: 60 });
     await assert.rejects(s.updateLevel(made.id, { name: 'Warning' }, 61), DuplicateKeyError);
     assert.equal(await s.updateLevel('999999', { name: 'x' }, 62), undefined);
-    assert.equal(await s.deleteLevel(made.id), true);
-    assert.equal(await s.deleteLevel(made.id), false);
+    assert.equal(await s.deleteLevel(made.id), 'deleted');
+    assert.equal(await s.deleteLevel(made.id), 'missing');
     const again = await s.createLevel({ name: 'Minor', color: '#123456' }, 70);
     assert.notEqual(again.id, made.id, 'a deleted level\'s id is not given out again');
     assert.equal((await s.levels()).at(-1)?.id, again.id);
@@ -177,6 +177,20 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.equal(await s.levelInUse(level.id), true, 'still its lastState');
     await s.moveToHistory([row.id], 3);
     assert.equal(await s.levelInUse(level.id), false);
+  }));
+
+  it('deleteLevel leaves a level an active incident took after a look found it free (as state or lastState); once in history it goes', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const level = await s.createLevel({ name: 'Minor', color: '#111111' }, 1);
+    assert.equal(await s.levelInUse(level.id), false, 'a caller looks: free');
+    const row = await s.create(incident('10', null, { state: Number(level.id) }), 1); // raised meanwhile (another node)
+    assert.equal(await s.deleteLevel(level.id), 'in use');
+    assert.ok((await s.levels()).some((l) => l.id === level.id), 'the level stays');
+    await s.clear(row.id, 2);
+    assert.equal(await s.deleteLevel(level.id), 'in use', 'still its lastState');
+    await s.moveToHistory([row.id], 3);
+    assert.equal(await s.deleteLevel(level.id), 'deleted');
+    assert.ok(!(await s.levels()).some((l) => l.id === level.id));
   }));
 
   it('find: every sort is total (ties by id) both ways, and keyset paging continues exactly where a page ended', () => withFreshStorage(backend, async (st) => {

@@ -151,9 +151,13 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
   const listLevels = db.prepare('SELECT * FROM incident_levels ORDER BY id');
   const insertLevel = db.prepare('INSERT INTO incident_levels (name, color, built_in, created, updated) VALUES (?, ?, 0, ?, ?) RETURNING *');
   const updateLevel = db.prepare('UPDATE incident_levels SET name = COALESCE(?, name), color = COALESCE(?, color), updated = ? WHERE id = ? RETURNING *');
-  const deleteLevel = db.prepare('DELETE FROM incident_levels WHERE id = ?');
   const levelInUse = db.prepare(`SELECT EXISTS (SELECT 1 FROM incidents WHERE history_at IS NULL AND state = ?)
     OR EXISTS (SELECT 1 FROM incidents WHERE history_at IS NULL AND last_state = ?) AS used`);
+  // The check and the delete in one statement: no incident can take the level in between.
+  const deleteFreeLevel = db.prepare(`DELETE FROM incident_levels WHERE id = ?
+    AND NOT EXISTS (SELECT 1 FROM incidents WHERE history_at IS NULL AND state = ?)
+    AND NOT EXISTS (SELECT 1 FROM incidents WHERE history_at IS NULL AND last_state = ?)`);
+  const levelExists = db.prepare('SELECT 1 FROM incident_levels WHERE id = ?').pluck();
 
   const insertIncident = (i: NewIncident, now: number): Row =>
     insert.get(Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now) as Row;
@@ -219,7 +223,12 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
         throw err;
       }
     }),
-    deleteLevel: (id) => gate.run(() => deleteLevel.run(Number(id)).changes > 0),
+    deleteLevel: (id) => gate.run(() => {
+      const key = Number(id);
+      if (deleteFreeLevel.run(key, key, key).changes > 0) return 'deleted' as const;
+      // Same synchronous turn (no other write in between): what kept it is still true.
+      return levelExists.get(key) === undefined ? 'missing' as const : 'in use' as const;
+    }),
     levelInUse: async (id) => (levelInUse.get(Number(id), Number(id)) as { used: number }).used === 1,
 
     openKeys: async () => (openKeys.all() as Array<{ id: number; entity_id: number; key: string }>).map((r) => ({ id: String(r.id), entityId: String(r.entity_id), key: r.key })),
