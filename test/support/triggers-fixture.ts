@@ -61,7 +61,7 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
     Object.entries(STATE_NAMES).map(([id, name]) => [Number(id), { id: Number(id), name, priority: 0, color: '#000000', builtIn: true, created: 0, updated: 0 }]),
   );
   const catalog = {
-    states,
+    state: (id: number) => states.get(id),
     entity: (id: string) => entities.get(id),
     setting: (id: string, kind: string) => (kind === 'stateTriggers' && documents.has(id) ? { entity_id: id, kind, value: documents.get(id)!, updated: 0 } : undefined),
     onDeleted: (listener: (ids: string[]) => void) => void deletedListeners.push(listener),
