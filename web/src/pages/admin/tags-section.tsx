@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { Field } from '../../components/field';
 import { Pager } from '../../components/pager';
@@ -13,12 +14,16 @@ import type { Tag } from './admin-types';
 
 const PAGE = 20;
 
+const without = (set: ReadonlySet<string>, id: string) => new Set([...set].filter((x) => x !== id));
+
 export function TagsSection() {
   const list = useApi(async () => data(await api.GET('/node/api/tags')), []);
   const [filter, setFilter] = useState('');
   const [page, setPage] = useState(0);
   const [name, setName] = useState('');
   const [deleting, setDeleting] = useState<Tag>();
+  // Tags being renamed in place (several at once, each row its own form).
+  const [editing, setEditing] = useState<ReadonlySet<string>>(() => new Set());
   const add = useAction();
 
   const shown = (list.data ?? []).filter((t) => t.name.toLowerCase().includes(filter.trim().toLowerCase()));
@@ -31,6 +36,20 @@ export function TagsSection() {
       list.reload();
     }
   }
+
+  const columns: Column<Tag>[] = [
+    { key: 'tag', header: 'Tag', cell: (t) => t.name },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (t) => (
+        <div className="adm-actions">
+          <button type="button" aria-label={`Rename tag ${t.name}`} onClick={() => setEditing((s) => new Set(s).add(t.id))}>Rename</button>
+          <button type="button" className="danger" aria-label={`Delete tag ${t.name}`} onClick={() => setDeleting(t)}>Delete</button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <section className="panel" aria-labelledby="adm-tags-title">
@@ -49,18 +68,17 @@ export function TagsSection() {
       {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
       {list.data && shown.length === 0 ? <p className="muted">{filter ? 'No tag matches.' : 'No tags yet.'}</p> : null}
       {paged.rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Tags">
-            <thead>
-              <tr><th>Tag</th><th>Actions</th></tr>
-            </thead>
-            <tbody>
-              {paged.rows.map((t) => (
-                <TagRow key={t.id} tag={t} onChanged={list.reload} onDelete={() => setDeleting(t)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Tags"
+          columns={columns}
+          rows={paged.rows}
+          rowKey={(t) => t.id}
+          rowCells={(t) => editing.has(t.id) ? (
+            <td colSpan={2}>
+              <RenameTagForm tag={t} onDone={() => setEditing((s) => without(s, t.id))} onChanged={list.reload} />
+            </td>
+          ) : undefined}
+        />
       ) : null}
       <Pager page={paged.page} hasNext={paged.hasNext} onPage={setPage} label="Tags pages" />
       {deleting ? (
@@ -79,44 +97,29 @@ export function TagsSection() {
   );
 }
 
-function TagRow({ tag, onChanged, onDelete }: { tag: Tag; onChanged: () => void; onDelete: () => void }) {
-  const [editing, setEditing] = useState(false);
+/** A tag's row while it is renamed: the new name, Save and Cancel. */
+function RenameTagForm({ tag, onDone, onChanged }: { tag: Tag; onDone: () => void; onChanged: () => void }) {
   const [name, setName] = useState(tag.name);
   const save = useAction();
 
   async function rename(e: FormEvent) {
     e.preventDefault();
     if (await save.run(() => api.PATCH('/node/api/tags/{id}', { params: { path: { id: tag.id } }, body: { name: name.trim() } }))) {
-      setEditing(false);
+      onDone();
       onChanged();
     }
   }
 
-  if (editing) {
-    return (
-      <tr>
-        <td colSpan={2}>
-          <form onSubmit={rename} className="adm-inline-form" aria-label={`Rename tag ${tag.name}`}>
-            <Field label={`New name for tag ${tag.name}`}>
-              <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
-            </Field>
-            <button type="submit" className="primary" disabled={save.busy}>Save tag</button>
-            <button type="button" onClick={() => { setEditing(false); setName(tag.name); save.clear(); }}>Cancel</button>
-          </form>
-          <ErrorBanner error={save.error} />
-        </td>
-      </tr>
-    );
-  }
   return (
-    <tr>
-      <td>{tag.name}</td>
-      <td>
-        <div className="adm-actions">
-          <button type="button" aria-label={`Rename tag ${tag.name}`} onClick={() => setEditing(true)}>Rename</button>
-          <button type="button" className="danger" aria-label={`Delete tag ${tag.name}`} onClick={onDelete}>Delete</button>
-        </div>
-      </td>
-    </tr>
+    <>
+      <form onSubmit={rename} className="adm-inline-form" aria-label={`Rename tag ${tag.name}`}>
+        <Field label={`New name for tag ${tag.name}`}>
+          <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+        </Field>
+        <button type="submit" className="primary" disabled={save.busy}>Save tag</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </form>
+      <ErrorBanner error={save.error} />
+    </>
   );
 }

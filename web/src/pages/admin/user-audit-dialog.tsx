@@ -4,6 +4,7 @@
 // made them.
 import { Link } from 'wouter';
 import { api, data } from '../../api/client';
+import { DataTable, type Column } from '../../components/data-table';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner } from '../../components/error-banner';
 import { formatTime } from '../../components/format';
@@ -19,14 +20,14 @@ function shown(value: unknown): string {
   return JSON.stringify(value, null, 1);
 }
 
-function ValueCell({ value, label }: { value: unknown; label: string }) {
-  const text = shown(value);
-  if (text === '—') return <td className="muted">—</td>;
-  return (
-    <td>
-      <pre className="adm-json" tabIndex={0} aria-label={label}>{text}</pre>
-    </td>
-  );
+/** A value's cell: its JSON, focusable so a long one scrolls by keyboard; a dash for nothing. */
+function valueColumn(key: string, header: string, value: (r: AuditRecord) => unknown): Column<AuditRecord> {
+  return {
+    key,
+    header,
+    cell: (r) => (shown(value(r)) === '—' ? '—' : <pre className="adm-json" tabIndex={0} aria-label={`${header} change ${r.id}`}>{shown(value(r))}</pre>),
+    cellClassName: (r) => (shown(value(r)) === '—' ? 'muted' : undefined),
+  };
 }
 
 export function UserAuditDialog({ user, onClose }: { user: User; onClose: () => void }) {
@@ -34,6 +35,29 @@ export function UserAuditDialog({ user, onClose }: { user: User; onClose: () => 
     async (query) => data(await api.GET('/node/api/users/{id}/audit-log', { params: { path: { id: user.id }, query } })),
     { size: PAGE, resetOn: [user.id] },
   );
+  const columns: Column<AuditRecord>[] = [
+    { key: 'time', header: 'Time', cell: (r) => formatTime(r.timestamp), cellClassName: () => 'adm-nowrap' },
+    { key: 'actor', header: 'Actor', cell: (r) => (r.userId === user.id ? user.login : r.userId ?? 'system') },
+    { key: 'action', header: 'Action', cell: (r) => r.action },
+    {
+      key: 'resource',
+      header: 'Resource',
+      cell: (r) => (
+        <>
+          {r.resource} {r.resourceId}
+          {/* Only an object has a page of its own; a link's id is shown as text. */}
+          {r.entityId && r.resource === 'object' ? (
+            <>
+              {' '}
+              <Link href={`/objects/${r.entityId}`} onClick={onClose}>entity {r.entityId}</Link>
+            </>
+          ) : r.entityId && r.entityId !== r.resourceId ? ` of entity ${r.entityId}` : null}
+        </>
+      ),
+    },
+    valueColumn('before', 'Before', (r) => r.before),
+    valueColumn('after', 'After', (r) => r.after),
+  ];
   return (
     <Dialog title={`Audit log of ${user.login}`} open onClose={onClose}>
       <div className="adm-audit">
@@ -41,41 +65,7 @@ export function UserAuditDialog({ user, onClose }: { user: User; onClose: () => 
         {list.loading && !list.data ? <p className="loading">Loading…</p> : null}
         {list.data && list.rows.length === 0 ? <p className="muted">No configuration changes by {user.login}{list.page > 0 ? ' on this page' : ''}.</p> : null}
         {list.rows.length > 0 ? (
-          <div className="table-wrap">
-            <table aria-label={`Changes by ${user.login}`}>
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Actor</th>
-                  <th>Action</th>
-                  <th>Resource</th>
-                  <th>Before</th>
-                  <th>After</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.rows.map((r: AuditRecord) => (
-                  <tr key={r.id}>
-                    <td className="adm-nowrap">{formatTime(r.timestamp)}</td>
-                    <td>{r.userId === user.id ? user.login : r.userId ?? 'system'}</td>
-                    <td>{r.action}</td>
-                    <td>
-                      {r.resource} {r.resourceId}
-                      {/* Only an object has a page of its own; a link's id is shown as text. */}
-                      {r.entityId && r.resource === 'object' ? (
-                        <>
-                          {' '}
-                          <Link href={`/objects/${r.entityId}`} onClick={onClose}>entity {r.entityId}</Link>
-                        </>
-                      ) : r.entityId && r.entityId !== r.resourceId ? ` of entity ${r.entityId}` : null}
-                    </td>
-                    <ValueCell value={r.before} label={`Before change ${r.id}`} />
-                    <ValueCell value={r.after} label={`After change ${r.id}`} />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label={`Changes by ${user.login}`} columns={columns} rows={list.rows} rowKey={(r) => r.id} />
         ) : null}
         <Pager label="Audit log pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} busy={list.loading} />
       </div>

@@ -3,6 +3,7 @@
 // time range. Each row expands to the record before and after the change.
 import { useState } from 'react';
 import { api, data } from '../../../api/client';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { formatTime } from '../../../components/format';
@@ -25,6 +26,13 @@ export function AuditTab({ id }: { id: string }) {
   );
   const { rows, error, loading } = list;
   const userName = useUserNames(rows.map((e) => e.userId ?? undefined));
+  const columns: Column<(typeof rows)[number]>[] = [
+    { key: 'time', header: 'Time', cell: (e) => formatTime(e.timestamp) },
+    { key: 'user', header: 'User', cell: (e) => (e.userId ? userName(e.userId) : <span className="muted">system</span>) },
+    { key: 'action', header: 'Action', cell: (e) => e.action },
+    { key: 'resource', header: 'Resource', cell: (e) => <>{e.resource} <span className="muted">{e.resourceId}</span></> },
+    { key: 'change', header: 'Change', cell: (e) => <AuditDiff before={e.before} after={e.after} label={`${e.action} ${e.resource} at ${formatTime(e.timestamp)}`} /> },
+  ];
   return (
     <section className="panel" aria-labelledby="obj-audit">
       <h2 id="obj-audit">Audit log</h2>
@@ -43,34 +51,7 @@ export function AuditTab({ id }: { id: string }) {
       {list.data === undefined && loading ? <p className="loading">Loading…</p> : null}
       {list.data && rows.length === 0 ? <p className="muted">No changes recorded{from || to ? ' in this range' : ''}.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Audit log">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">User</th>
-                <th scope="col">Action</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>{formatTime(e.timestamp)}</td>
-                  <td>{e.userId ? userName(e.userId) : <span className="muted">system</span>}</td>
-                  <td>{e.action}</td>
-                  <td>
-                    {e.resource} <span className="muted">{e.resourceId}</span>
-                  </td>
-                  <td>
-                    <AuditDiff before={e.before} after={e.after} label={`${e.action} ${e.resource} at ${formatTime(e.timestamp)}`} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Audit log" columns={columns} rows={rows} rowKey={(e) => e.id} />
       ) : null}
       <Pager label="Audit log pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} shown={rows.length} size={LIMIT} busy={loading} />
     </section>

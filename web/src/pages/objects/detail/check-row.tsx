@@ -1,4 +1,5 @@
-// One check with its latest result; edit, enable/disable (PATCH the property) and delete.
+// One check's cells in the checks table (its row drawn by this component: the cells share the
+// row's action), with its latest result; edit, enable/disable (PATCH the property) and delete.
 import { api } from '../../../api/client';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
@@ -16,7 +17,7 @@ function ms(n: number): string {
   return n % 1000 === 0 ? `${n / 1000} s` : `${n} ms`;
 }
 
-export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; onEdit: () => void; onChanged: () => void }) {
+export function CheckCells({ id, c, onEdit, onChanged }: { id: string; c: Check; onEdit: () => void; onChanged: () => void }) {
   const r = useEntityRoute();
   const action = useAction();
   const path = { id, propId: c.propertyId };
@@ -33,7 +34,7 @@ export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; o
   const latency = result(c, 'latency');
   const failure = result(c, 'error');
   return (
-    <tr>
+    <>
       <td data-label="Name">{c.name}</td>
       <td data-label="Type">{c.type}</td>
       <td data-label="Target" className="obj-value">{c.target}</td>
@@ -62,6 +63,6 @@ export function CheckRow({ id, c, onEdit, onChanged }: { id: string; c: Check; o
         </button>
         <ConfirmButton label="Delete" subject={`check ${c.name}`} onConfirm={remove} />
       </td>
-    </tr>
+    </>
   );
 }

@@ -4,13 +4,17 @@
 import { useEffect, useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { CheckDialog } from './check-dialog';
-import { CheckRow } from './check-row';
+import { CheckCells } from './check-row';
 import type { Check } from './types';
 import { useEntityRoute } from './entity';
 
 const POLL_MS = 3000;
+
+// The headers; CheckCells draws each row (its cells share the row's pending action).
+const COLUMNS: Column<Check>[] = ['Name', 'Type', 'Target', 'Interval', 'Enabled', 'Agent', 'Available', 'Latency', 'Error', 'Last run', 'Actions'].map((h) => ({ key: h, header: h }));
 
 export function ChecksTab({ id, statTick }: { id: string; statTick: number }) {
   const r = useEntityRoute();
@@ -38,24 +42,14 @@ export function ChecksTab({ id, statTick }: { id: string; statTick: number }) {
       {checks === undefined && loading ? <p className="loading">Loading…</p> : null}
       {checks && checks.length === 0 ? <p className="muted">No checks. Add an HTTP, TCP, ping, DNS or SNMP check to have the server (or a remote agent) probe this object.</p> : null}
       {checks && checks.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Checks" className="obj-cards">
-            <thead>
-              <tr>
-                {['Name', 'Type', 'Target', 'Interval', 'Enabled', 'Agent', 'Available', 'Latency', 'Error', 'Last run', 'Actions'].map((h) => (
-                  <th key={h} scope="col">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {checks.map((c) => (
-                <CheckRow key={c.propertyId} id={id} c={c} onEdit={() => setEditing(c)} onChanged={reload} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Checks"
+          className="obj-cards"
+          columns={COLUMNS}
+          rows={checks}
+          rowKey={(c) => c.propertyId}
+          rowCells={(c) => <CheckCells id={id} c={c} onEdit={() => setEditing(c)} onChanged={reload} />}
+        />
       ) : null}
       {editing ? (
         <CheckDialog

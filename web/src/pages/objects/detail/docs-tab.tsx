@@ -4,6 +4,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { rawFetch } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { formatTime } from '../../../components/format';
@@ -48,6 +49,31 @@ export function DocsTab({ id }: { id: string }) {
     });
   };
 
+  const columns: Column<Doc>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      // A file downloads (the server sends it as an attachment); a URL opens elsewhere.
+      cell: (d) => (d.size === null
+        ? <a href={d.value} target="_blank" rel="noopener noreferrer">{d.name}</a>
+        : <a href={d.value} download={d.name}>{d.name}</a>),
+    },
+    { key: 'size', header: 'Size', cell: (d) => sizeText(d.size) },
+    { key: 'added', header: 'Added', cell: (d) => formatTime(d.created) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      unlabelled: true,
+      cellClassName: () => 'obj-actions',
+      cell: (d) => (
+        <ConfirmButton label="Delete" subject={`document ${d.name}`} disabled={remove.busy} onConfirm={() => void remove.run(async () => {
+          await rawFetch(`${base}/${encodeURIComponent(d.id)}`, { method: 'DELETE' });
+          list.reload();
+        })} />
+      ),
+    },
+  ];
+
   return (
     <div>
       <form className="panel" onSubmit={sendFile} aria-labelledby="obj-doc-upload">
@@ -81,44 +107,7 @@ export function DocsTab({ id }: { id: string }) {
       {list.data === undefined && list.loading ? <p className="loading">Loading…</p> : null}
       {list.data && list.data.length === 0 ? <p className="muted">No documents.</p> : null}
       {list.data && list.data.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Documents" className="obj-cards">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Size</th>
-                <th scope="col">Added</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((d) => (
-                <tr key={d.id}>
-                  <td data-label="Name">
-                    {/* A file downloads (the server sends it as an attachment); a URL opens elsewhere. */}
-                    {d.size === null ? (
-                      <a href={d.value} target="_blank" rel="noopener noreferrer">
-                        {d.name}
-                      </a>
-                    ) : (
-                      <a href={d.value} download={d.name}>
-                        {d.name}
-                      </a>
-                    )}
-                  </td>
-                  <td data-label="Size">{sizeText(d.size)}</td>
-                  <td data-label="Added">{formatTime(d.created)}</td>
-                  <td className="obj-actions">
-                    <ConfirmButton label="Delete" subject={`document ${d.name}`} disabled={remove.busy} onConfirm={() => void remove.run(async () => {
-                      await rawFetch(`${base}/${encodeURIComponent(d.id)}`, { method: 'DELETE' });
-                      list.reload();
-                    })} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Documents" className="obj-cards" labelCells columns={columns} rows={list.data} rowKey={(d) => d.id} />
       ) : null}
     </div>
   );

@@ -3,6 +3,7 @@
 // metric with history (GET /last?length=1) fills in the rest; the newer value wins.
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { formatTime } from '../../../components/format';
 import { useEntityRoute, type RouteOf } from './entity';
@@ -43,6 +44,12 @@ async function loadRows(r: RouteOf, id: string): Promise<Row[]> {
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
+const COLUMNS: Column<Row>[] = [
+  { key: 'metric', header: 'Metric', cell: (r) => r.metric },
+  { key: 'value', header: 'Value', cell: (r) => show(r.value), cellClassName: () => 'obj-value' },
+  { key: 'time', header: 'Time', cell: (r) => formatTime(r.time) },
+];
+
 export function LastData({ id, tick }: { id: string; tick: number }) {
   const r = useEntityRoute();
   const { data: rows, error, loading } = useApi(() => loadRows(r, id), [r, id, tick]);
@@ -53,26 +60,7 @@ export function LastData({ id, tick }: { id: string; tick: number }) {
       {rows === undefined && loading ? <p className="loading">Loading…</p> : null}
       {rows && rows.length === 0 ? <p className="muted">No data received yet.</p> : null}
       {rows && rows.length > 0 ? (
-        <div className="table-wrap obj-scroll">
-          <table aria-label="Last data">
-            <thead>
-              <tr>
-                <th scope="col">Metric</th>
-                <th scope="col">Value</th>
-                <th scope="col">Time</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.metric}>
-                  <td>{r.metric}</td>
-                  <td className="obj-value">{show(r.value)}</td>
-                  <td>{formatTime(r.time)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Last data" wrapClassName="obj-scroll" columns={COLUMNS} rows={rows} rowKey={(r) => r.metric} />
       ) : null}
     </section>
   );

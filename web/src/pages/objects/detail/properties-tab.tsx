@@ -2,14 +2,19 @@
 import { useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Pager } from '../../../components/pager';
 import { pageOf } from '../../../components/paging';
 import { AddPropertyForm } from './add-property-form';
-import { PropertyRow } from './property-row';
+import { PropertyCells } from './property-row';
+import type { Property } from './types';
 import { useEntityRoute } from './entity';
 
 const LIMIT = 50;
+
+// The headers; PropertyCells draws each row (edited in place, its own pending action).
+const COLUMNS: Column<Property>[] = ['Name', 'Value', 'Type', 'Updated', 'Actions'].map((h) => ({ key: h, header: h }));
 
 export function PropertiesTab({ id }: { id: string }) {
   const r = useEntityRoute();
@@ -23,24 +28,14 @@ export function PropertiesTab({ id }: { id: string }) {
       {props === undefined && loading ? <p className="loading">Loading…</p> : null}
       {props && props.length === 0 ? <p className="muted">No properties.</p> : null}
       {page.rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="Properties" className="obj-cards">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-                <th scope="col">Type</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.rows.map((p) => (
-                <PropertyRow key={`${p.id}-${p.updated}`} id={id} p={p} onChanged={reload} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Properties"
+          className="obj-cards"
+          columns={COLUMNS}
+          rows={page.rows}
+          rowKey={(p) => `${p.id}-${p.updated}`}
+          rowCells={(p) => <PropertyCells id={id} p={p} onChanged={reload} />}
+        />
       ) : null}
       <Pager label="Properties pages" page={page.page} hasNext={page.hasNext} onPage={setPage} shown={page.rows.length} size={LIMIT} />
     </div>

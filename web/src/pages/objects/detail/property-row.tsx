@@ -1,4 +1,6 @@
-// One property: shown, or edited in place (PATCH name, value, type_id), or deleted.
+// One property's cells in the properties table (its row drawn by this component: the cells
+// share the row's editing state and action): shown, or edited in place (PATCH name, value,
+// type_id), or deleted.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../../api/client';
 import { ErrorBanner } from '../../../components/error-banner';
@@ -23,7 +25,7 @@ function Value({ p }: { p: Property }) {
   return <span className="obj-value">{p.value}</span>;
 }
 
-export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onChanged: () => void }) {
+export function PropertyCells({ id, p, onChanged }: { id: string; p: Property; onChanged: () => void }) {
   const r = useEntityRoute();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(p.name);
@@ -55,7 +57,7 @@ export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onC
   };
 
   return (
-    <tr>
+    <>
       {editing ? (
         <td colSpan={4}>
           <form className="row" onSubmit={save} aria-label={`Edit property ${p.name}`}>
@@ -96,6 +98,6 @@ export function PropertyRow({ id, p, onChanged }: { id: string; p: Property; onC
         )}
         <ConfirmButton label="Delete" subject={`property ${p.name}`} onConfirm={remove} />
       </td>
-    </tr>
+    </>
   );
 }

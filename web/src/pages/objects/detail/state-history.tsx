@@ -1,6 +1,7 @@
 // The object's state changes, newest first, paged through the API, optionally within a range.
 import { useState } from 'react';
 import { api, data } from '../../../api/client';
+import { DataTable, type Column } from '../../../components/data-table';
 import { ErrorBanner } from '../../../components/error-banner';
 import { Field } from '../../../components/field';
 import { formatTime } from '../../../components/format';
@@ -23,6 +24,12 @@ export function StateHistory({ id, tick }: { id: string; tick: number }) {
     { deps: [tick], resetOn: [id, from, to], size: LIMIT },
   );
   const { rows, error, loading } = list;
+  const columns: Column<(typeof rows)[number]>[] = [
+    { key: 'time', header: 'Time', cell: (h) => formatTime(h.timestamp) },
+    { key: 'state', header: 'State', cell: (h) => <StateBadge stateId={h.stateId} /> },
+    { key: 'before', header: 'Before', cell: (h) => <StateBadge stateId={h.previousStateId} /> },
+    { key: 'reason', header: 'Reason', cell: (h) => reasonText(h.reason) },
+  ];
   return (
     <section className="panel" aria-labelledby="obj-state-history">
       <h2 id="obj-state-history">State history</h2>
@@ -38,32 +45,7 @@ export function StateHistory({ id, tick }: { id: string; tick: number }) {
       {list.data === undefined && loading ? <p className="loading">Loading…</p> : null}
       {list.data && rows.length === 0 ? <p className="muted">No state changes{from || to ? ' in this range' : ''}.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
-          <table aria-label="State history">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">State</th>
-                <th scope="col">Before</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td>{formatTime(r.timestamp)}</td>
-                  <td>
-                    <StateBadge stateId={r.stateId} />
-                  </td>
-                  <td>
-                    <StateBadge stateId={r.previousStateId} />
-                  </td>
-                  <td>{reasonText(r.reason)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="State history" columns={columns} rows={rows} rowKey={(h) => h.id} />
       ) : null}
       <Pager label="State history pages" page={list.page} hasNext={list.hasNext} onPage={list.setPage} shown={rows.length} size={LIMIT} />
     </section>
