@@ -50,6 +50,10 @@ describe('reports and bulk operations', () => {
     await page.getByLabel('Object name').fill('report-h');
     await page.getByRole('button', { name: 'Find' }).click();
     await page.getByRole('button', { name: 'Add report-host' }).click();
+    // The match stays listed, marked as added and not addable twice.
+    const added = page.getByRole('button', { name: 'Add report-host' }).filter({ hasText: 'Added' });
+    await added.waitFor();
+    assert.equal(await added.isDisabled(), true);
     const card = page.getByRole('region', { name: 'Charts of report-host' });
     await card.getByRole('checkbox', { name: 'cpu.load1' }).check();
     await page.getByRole('button', { name: 'Last hour' }).click();
