@@ -37,10 +37,14 @@ export interface EventLogStore {
   find(query: EventLogQuery): Promise<StoredEventRecord[]>;
   /** The newest record of each entity (the engine's latest event at start-up). */
   latestPerEntity(): Promise<StoredEventRecord[]>;
-  /** Lowest and highest id present (undefined when empty). */
-  idRange(): Promise<{ min: number; max: number } | undefined>;
+  /** How many records the log holds (counted by the store, not derived from ids: they have holes). */
+  count(): Promise<number>;
   /** Deletes records older than `timestamp`, at most `limit` of them (oldest first). */
   deleteOlderThan(timestamp: number, limit: number): Promise<number>;
-  /** Deletes records with ids below `id`, at most `limit` of them. */
-  deleteBelowId(id: number, limit: number): Promise<number>;
+  /**
+   * Deletes the oldest records (lowest ids) beyond the newest `max`, at most `limit` of them in
+   * one call (so appends are not held up long); returns how many went. Counted and deleted in
+   * one step: appends and deletes of other callers or nodes meanwhile never make it over-trim.
+   */
+  trimToCount(max: number, limit: number): Promise<number>;
 }

@@ -156,6 +156,21 @@ describe('event log retention and overload', () => {
     assert.deepEqual(all.map((r) => r.timestamp - start), Array.from({ length: 30 }, (_, i) => 70 + i));
   });
 
+  it('after an age purge leaves holes in the ids, keeps exactly maxRecords (not fewer)', async () => {
+    const log = newService({ maxRecords: 10 });
+    now += 3 * 86_400_000;
+    const start = now - 1000;
+    // Every other record is past the retention: the age purge takes ids from the middle.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => log.append(trap(i % 2 === 0 ? start + i : now - 2 * 86_400_000 + i))));
+    await log.purge();
+    assert.equal((await log.query(admin, q({ limit: 1000 }))).length, 5);
+    // 11 records over an id span of 15: one goes (counting by ids would take the 5 oldest).
+    await Promise.all(Array.from({ length: 6 }, (_, i) => log.append(trap(start + 10 + i))));
+    await log.purge();
+    const left = await log.query(admin, q({ limit: 1000 }));
+    assert.deepEqual(left.map((r) => r.timestamp - start), [2, 4, 6, 8, 10, 11, 12, 13, 14, 15]);
+  });
+
   it('drops records older than the retention', async () => {
     const log = newService();
     now += 3 * 86_400_000;
@@ -198,7 +213,7 @@ describe('event log retention and overload', () => {
   });
 
   it('a failing count trim is logged, not an unhandled rejection, and later writes go on', async () => {
-    const failing = { ...storage.eventLog, deleteBelowId: async () => Promise.reject(new Error('disk full')) };
+    const failing = { ...storage.eventLog, trimToCount: async () => Promise.reject(new Error('disk full')) };
     const log = createEventLogService({ store: failing, catalog, clock, logger, settings: { ...settings, maxRecords: 1 } });
     const unhandled: unknown[] = [];
     const onUnhandled = (err: unknown) => void unhandled.push(err);

@@ -105,16 +105,12 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
   }
 
   /**
-   * Keeps at most maxRecords, oldest (lowest id) first out, a slice at a time. The id range is
-   * read afresh each time (two index lookups): a cached one drifts when an age purge and a
-   * batch are in the writer at once.
+   * Keeps at most maxRecords, oldest (lowest id) first out, a slice at a time. The store
+   * counts: ids have holes after an age purge (and gaps in a networked database's sequence),
+   * and another node may append or trim at the same time.
    */
   async function trimToCount(): Promise<void> {
-    const range = await store.idRange();
-    if (!range) return;
-    const excess = range.max - range.min + 1 - settings.maxRecords;
-    if (excess <= 0) return;
-    counters.trimmed += await store.deleteBelowId(range.min + Math.min(excess, TRIM_SLICE), TRIM_SLICE);
+    counters.trimmed += await store.trimToCount(settings.maxRecords, TRIM_SLICE);
   }
 
   function drain(): Promise<void> {

@@ -1,7 +1,8 @@
 // Event log store contract: appended records read back whole with store-issued ids that grow
 // in append order; every sort is total (ties by id) and keyset paging continues exactly where
 // a page ended; ranges are inclusive; conditions narrow to at least the matches; the latest
-// record per entity; retention oldest first, in bounded slices.
+// record per entity; retention oldest first, in bounded slices, the count trim by the store's
+// own count (ids have holes after an age purge).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { EventLogQuery, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
@@ -18,12 +19,12 @@ const all = (s: Storage, q: Partial<EventLogQuery> = {}) => s.eventLog.find({ so
 const ids = (rows: StoredEventRecord[]) => rows.map((r) => r.id);
 
 forEachBackend('event log store', (storage, backend) => {
-  it('an empty log finds nothing, has no id range, no latest records, and deletes nothing', () => withFreshStorage(backend, async (s) => {
+  it('an empty log finds nothing, counts 0, has no latest records, and deletes nothing', () => withFreshStorage(backend, async (s) => {
     assert.deepEqual(await all(s), []);
-    assert.equal(await s.eventLog.idRange(), undefined);
+    assert.equal(await s.eventLog.count(), 0);
     assert.deepEqual(await s.eventLog.latestPerEntity(), []);
     assert.equal(await s.eventLog.deleteOlderThan(Number.MAX_SAFE_INTEGER, 10), 0);
-    assert.equal(await s.eventLog.deleteBelowId(Number.MAX_SAFE_INTEGER, 10), 0);
+    assert.equal(await s.eventLog.trimToCount(0, 10), 0);
     await s.eventLog.append([]);
     assert.deepEqual(await all(s), []);
   }));
@@ -132,14 +133,41 @@ forEachBackend('event log store', (storage, backend) => {
     assert.deepEqual((await all(s, { sort: 'timestamp' })).map((r) => r.timestamp), [30, 40]);
   }));
 
-  it('deleteBelowId removes the lowest ids below the bound, at most limit a call; idRange follows', () => withFreshStorage(backend, async (s) => {
+  it('trimToCount removes the lowest ids beyond the newest max, at most limit a call; count follows', () => withFreshStorage(backend, async (s) => {
     await s.eventLog.append(Array.from({ length: 6 }, (_, i) => rec(i)));
-    const before = ids(await all(s)).map(Number);
-    assert.deepEqual(await s.eventLog.idRange(), { min: before[0], max: before[5] });
-    assert.equal(await s.eventLog.deleteBelowId(before[4]!, 3), 3);
-    assert.deepEqual(ids(await all(s)).map(Number), before.slice(3));
-    assert.equal(await s.eventLog.deleteBelowId(before[4]!, 3), 1);
-    assert.deepEqual(await s.eventLog.idRange(), { min: before[4], max: before[5] });
+    const before = ids(await all(s));
+    assert.equal(await s.eventLog.count(), 6);
+    assert.equal(await s.eventLog.trimToCount(6, 10), 0, 'within the limit: nothing');
+    assert.equal(await s.eventLog.trimToCount(2, 3), 3);
+    assert.deepEqual(ids(await all(s)), before.slice(3));
+    assert.equal(await s.eventLog.count(), 3);
+    assert.equal(await s.eventLog.trimToCount(2, 3), 1);
+    assert.deepEqual(ids(await all(s)), before.slice(4));
+    assert.equal(await s.eventLog.trimToCount(2, 3), 0);
+    assert.equal(await s.eventLog.count(), 2);
+  }));
+
+  it('after an age purge leaves holes in the ids, a count trim keeps exactly max (the newest)', () => withFreshStorage(backend, async (s) => {
+    // Timestamps out of id order: the age purge takes ids from the middle.
+    await s.eventLog.append([rec(100), rec(5), rec(101), rec(6), rec(102), rec(7), rec(103), rec(104)]);
+    const before = ids(await all(s));
+    assert.equal(await s.eventLog.deleteOlderThan(50, 100), 3);
+    assert.equal(await s.eventLog.count(), 5);
+    assert.equal(await s.eventLog.trimToCount(4, 100), 1);
+    assert.deepEqual(ids(await all(s)), [before[2], before[4], before[6], before[7]]);
+    assert.equal(await s.eventLog.count(), 4);
+    await s.eventLog.append([rec(105), rec(106)]);
+    assert.equal(await s.eventLog.trimToCount(4, 100), 2);
+    assert.deepEqual((await all(s)).map((r) => r.timestamp), [103, 104, 105, 106]);
+  }));
+
+  it('concurrent appends and count trims never leave fewer than max records', () => withFreshStorage(backend, async (s) => {
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 20; i++) writes.push(s.eventLog.append([rec(i * 2), rec(i * 2 + 1)]), s.eventLog.trimToCount(5, 3));
+    await Promise.all(writes);
+    while ((await s.eventLog.trimToCount(5, 3)) > 0);
+    assert.equal(await s.eventLog.count(), 5);
+    assert.deepEqual((await all(s)).map((r) => r.timestamp), [35, 36, 37, 38, 39]);
   }));
 
   it('retention takes latest-record pointers with the records; ids are not given out again once the log is empty', () => withFreshStorage(backend, async (s) => {
@@ -149,7 +177,7 @@ forEachBackend('event log store', (storage, backend) => {
     assert.deepEqual((await s.eventLog.latestPerEntity()).map((r) => r.entity!.entityId), ['11']);
     assert.equal(await s.eventLog.deleteOlderThan(100, 100), 1);
     assert.deepEqual(await s.eventLog.latestPerEntity(), []);
-    assert.equal(await s.eventLog.idRange(), undefined);
+    assert.equal(await s.eventLog.count(), 0);
     await s.eventLog.append([onEntity('10', 30)]);
     const [fresh] = await all(s);
     assert.ok(!old.includes(fresh!.id) && Number(fresh!.id) > Number(old[1]), 'a new id, above every earlier one');

@@ -102,7 +102,7 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
   };
 
   const latest = db.prepare('SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id AND e.entity_id = l.entity_id');
-  const range = db.prepare('SELECT min(id) AS min, max(id) AS max FROM event_log');
+  const count = db.prepare('SELECT n FROM event_log_count').pluck();
   const prepare = statementCache(db);
   let closing: Promise<void> | undefined;
 
@@ -137,13 +137,12 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
 
     latestPerEntity: async () => (latest.all() as Row[]).map(fromRow),
 
-    async idRange() {
-      const r = range.get() as { min: number | null; max: number | null };
-      return r.min === null || r.max === null ? undefined : { min: r.min, max: r.max };
-    },
+    count: async () => count.get() as number,
 
     deleteOlderThan: (timestamp, limit) => request({ op: 'deleteOlderThan', timestamp, limit }),
-    deleteBelowId: (below, limit) => request({ op: 'deleteBelowId', below, limit }),
+    // Called after every appended batch: while the count is within `max` (one row read here),
+    // the writer thread is not asked; it counts again in its own transaction when it is.
+    trimToCount: async (max, limit) => ((count.get() as number) > max ? request({ op: 'trimToCount', max, limit }) : 0),
 
     close: () =>
       (closing ??= (async () => {

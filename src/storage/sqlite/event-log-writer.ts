@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type WriterRequest =
   | { id: number; op: 'append'; rows: unknown[][] }
   | { id: number; op: 'deleteOlderThan'; timestamp: number; limit: number }
-  | { id: number; op: 'deleteBelowId'; below: number; limit: number }
+  | { id: number; op: 'trimToCount'; max: number; limit: number }
   | { id: number; op: 'close' };
 
 export type WriterReply = { id: number; ok: true; result: number } | { id: number; ok: false; error: string };
@@ -29,6 +29,9 @@ function serve(file: string): void {
   const noteLatest = db.prepare(`INSERT INTO event_latest (entity_id, event_id)
     SELECT entity_id, max(id) FROM event_log WHERE id > ? AND entity_id IS NOT NULL GROUP BY entity_id
     ON CONFLICT (entity_id) DO UPDATE SET event_id = excluded.event_id`);
+  // The record count (migration 0002): changed in the transaction of each write, by its row count.
+  const count = db.prepare('SELECT n FROM event_log_count').pluck();
+  const addToCount = db.prepare('UPDATE event_log_count SET n = n + ?');
   const insertAll = db.transaction((rows: unknown[][]) => {
     const before = maxId.get() as number;
     let i = 0;
@@ -36,17 +39,26 @@ function serve(file: string): void {
     for (; i < rows.length; i++) insertOne.run(...rows[i]!);
     // Only this batch's rows (a rowid range) are read.
     noteLatest.run(before);
+    addToCount.run(rows.length);
     return rows.length;
   });
   const deleteOld = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE ts < ? ORDER BY ts LIMIT ?)');
-  const deleteBelow = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE id < ? ORDER BY id LIMIT ?)');
+  const deleteOldest = db.prepare('DELETE FROM event_log WHERE id IN (SELECT id FROM event_log ORDER BY id LIMIT ?)');
   // Latest-event pointers to records that retention removed go with them.
   const dropDangling = db.prepare('DELETE FROM event_latest WHERE event_id < (SELECT coalesce(min(id), 9e18) FROM event_log)');
   const deleteWith = (run: () => number) => db.transaction(() => {
     const n = run();
-    if (n > 0) dropDangling.run();
+    if (n > 0) {
+      dropDangling.run();
+      addToCount.run(-n);
+    }
     return n;
   })();
+  /** The oldest beyond the newest `max`, by the count read in the same transaction. */
+  const trimToCount = (max: number, limit: number) => deleteWith(() => {
+    const excess = (count.get() as number) - max;
+    return excess > 0 ? deleteOldest.run(Math.min(excess, limit)).changes : 0;
+  });
 
   const run = (req: WriterRequest): number => {
     switch (req.op) {
@@ -54,8 +66,8 @@ function serve(file: string): void {
         return insertAll(req.rows);
       case 'deleteOlderThan':
         return deleteWith(() => deleteOld.run(req.timestamp, req.limit).changes);
-      case 'deleteBelowId':
-        return deleteWith(() => deleteBelow.run(req.below, req.limit).changes);
+      case 'trimToCount':
+        return trimToCount(req.max, req.limit);
       case 'close':
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
