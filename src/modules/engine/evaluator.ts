@@ -34,8 +34,12 @@ export function createEvaluator(deps: EvaluatorDeps) {
   /** Evaluates an entity's conditions on its latest data; returns its auto state change, if any. */
   function evaluate(entity: MemEntity, now: number, signals: IncidentSignal[]): OwnChange | undefined {
     const o = ownOf(entity.id);
-    // Expired data says nothing any more; NoData (reason 15) stays until data comes.
-    if (o.expired) return undefined;
+    // Expired data says nothing any more; NoData (reason 15) stays until data comes, and
+    // nothing is pending meanwhile (data that comes is evaluated anyway).
+    if (o.expired) {
+      deps.recheckAt(entity.id, undefined);
+      return undefined;
+    }
     const data = dataOf(entity.id);
     let next: number | undefined;
     let change: OwnChange | undefined;

@@ -65,6 +65,16 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   const propagation = new StatePropagation((id) => catalog.state(id)?.priority ?? 0);
   /** Entities whose conditions changed: evaluate at the next pass. */
   const dirty = new Set<string>();
+  /**
+   * Marks an entity for the next pass. It is also due for re-evaluation now, in the durable
+   * memory (stored at once, behind the work in the queue): a restart before that pass still
+   * evaluates it. Rare (a document or the checks changed), so the write is no burden.
+   */
+  function markDirty(id: string): void {
+    dirty.add(id);
+    recheck.set(id, Math.min(recheck.get(id) ?? Infinity, clock()));
+    void serial(() => memory.save(owns, recheck)).catch(() => undefined);
+  }
   /** Each entity's latest event (trap, MQTT message) as conditions see it (`event.*`). */
   const latestEvents = new LatestEvents();
   const eventBatches = new EventBatches((take) => serial(() => pass(take(), clock())));
@@ -106,7 +116,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
     exists: (id) => catalog.entity(id) !== undefined,
     shownOf: (id) => shownOwn(ownOf(id)),
     durationsOf: (id) => ownOf(id).durations,
-    markDirty: (id) => dirty.add(id),
+    markDirty,
     forget(ids) {
       for (const id of ids) {
         owns.forget(id);
@@ -268,7 +278,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
         const o = owns.peek(entityId);
         if (!entity || !o) return;
         if (stateConditions(entityId)?.length) {
-          dirty.add(entityId);
+          markDirty(entityId);
           return;
         }
         o.expired = false;
