@@ -9,6 +9,9 @@ export interface SeriesRow {
   metric: string;
 }
 
+/** A series the caller has not seen yet: the store gives its id (or the id it already has). */
+export type SeriesName = Omit<SeriesRow, 'id'>;
+
 export interface ChunkRow {
   /** Write order (set on rows read back): a later chunk's point wins a tie. */
   id?: number;
@@ -58,8 +61,14 @@ export interface HistoryStore {
   sealedEnds(): Promise<Array<{ seriesId: number; endTs: number }>>;
   /** Journal entries in the order they were written. */
   readJournal(visit: (id: number, body: string) => void): Promise<void>;
-  /** Appends one journal entry (and the series it introduces) durably; returns its id. */
-  appendJournal(body: string, newSeries: readonly SeriesRow[]): Promise<number>;
+  /**
+   * Appends one journal entry durably, with the series it names that the caller has not seen;
+   * returns the entry's id and those series' rows. The store issues series ids (never one
+   * given out before, even to a series since forgotten) in the entry's transaction; a series
+   * stored before (by another caller or node) answers with its stored id; one of an entity
+   * that does not exist is not stored and not answered.
+   */
+  appendJournal(body: string, newSeries: readonly SeriesName[]): Promise<{ id: number; series: SeriesRow[] }>;
   /**
    * Writes a checkpoint slice atomically. The slice is a snapshot the caller no longer
    * changes; the caller clears what it covered once this resolves (the store need not hold
@@ -72,8 +81,11 @@ export interface HistoryStore {
   lastChunks(seriesId: number, limit: number): Promise<ChunkRow[]>;
   /** Rollups of a series whose hour lies in [from, to], oldest first. */
   rollups(seriesId: number, from: number, to: number): Promise<RollupRow[]>;
-  /** Drops the series and the last stats of deleted entities. */
-  forgetEntities(entityIds: readonly string[], seriesIds: readonly number[]): Promise<void>;
+  /**
+   * Drops every series (with its chunks, open chunks and rollups) and the last stats of
+   * deleted entities, found by entity: also series stored meanwhile by a write in flight.
+   */
+  forgetEntities(entityIds: readonly string[]): Promise<void>;
   /** Drops chunks ending before `rawBefore` and rollups of hours before `rollupBefore`. */
   purge(rawBefore: number, rollupBefore: number): Promise<{ chunks: number; rollups: number }>;
 }

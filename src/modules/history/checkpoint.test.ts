@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { decodeChunk } from '../../core/history/chunk-codec.js';
-import type { Checkpoint, HistoryStore } from '../../storage/history-types.js';
+import type { Checkpoint, HistoryStore, SeriesName } from '../../storage/history-types.js';
 import { createHistoryService } from './history-service.js';
 
 const MIN = 60_000;
@@ -17,13 +17,22 @@ function setup() {
   /** Set to hold the next checkpoint write until released. */
   let hold: Promise<void> | undefined;
   let journalId = 0;
+  const seriesIds = new Map<string, number>();
   const store = {
     loadSeries: async () => [],
     sealedEnds: async () => [],
     loadOpenChunks: async () => {},
     loadLastStats: async () => [],
     readJournal: async () => {},
-    appendJournal: async () => ++journalId,
+    // As a store does: an id for each series named, the same one for a series named again.
+    appendJournal: async (_body: string, names: readonly SeriesName[]) => ({
+      id: ++journalId,
+      series: names.map((n) => {
+        const key = `${n.entityId}\0${n.metric}`;
+        if (!seriesIds.has(key)) seriesIds.set(key, seriesIds.size + 1);
+        return { id: seriesIds.get(key)!, ...n };
+      }),
+    }),
     chunks: async () => [],
     lastChunks: async () => [],
     rollups: async () => [],

@@ -3,7 +3,7 @@
 // a checkpoint trims what it has made durable otherwise; at start the rest is read back and
 // replayed by the intake. The entry format is this file's business alone.
 import type { StatItem } from '../../core/pipeline/stat-item.js';
-import type { HistoryStore, SeriesRow } from '../../storage/history-types.js';
+import type { HistoryStore, SeriesName } from '../../storage/history-types.js';
 import type { SeriesIndex } from './series-index.js';
 
 /** A journal entry: [entityId, timestamp, payload], and 1 when the payload extends the last one. */
@@ -12,18 +12,29 @@ type JournalEntry = [string, number, Record<string, unknown>, 1?];
 export type JournalVisitor = (journalId: number, entityId: string, timestamp: number, payload: Record<string, unknown>, extend: boolean) => void;
 
 export function createHistoryJournal({ store, series }: { store: HistoryStore; series: SeriesIndex }) {
+  /** Writes in flight (forgetting an entity waits for them). */
+  const writing = new Set<Promise<unknown>>();
+
+  /** Writes an entry with the series its items need and the index lacks; the store gives their ids. */
+  async function write(body: string, items: readonly StatItem[]): Promise<number> {
+    const unknown: SeriesName[] = [];
+    for (const i of items) series.unknown(i.entityId, i.numbers, unknown);
+    const p = store.appendJournal(body, unknown);
+    writing.add(p);
+    try {
+      const { id, series: stored } = await p;
+      // Known from now on, before the caller records the items (it does so after this resolves).
+      for (const row of stored) series.add(row);
+      return id;
+    } finally {
+      writing.delete(p);
+    }
+  }
+
   return {
     /** Appends a batch (history takes `payload`, what came); returns the entry's id. */
     async append(items: readonly StatItem[]): Promise<number> {
-      const newSeries: SeriesRow[] = [];
-      for (const i of items) series.newSeries(i.entityId, i.numbers, newSeries);
-      const body = JSON.stringify(items.map((i): JournalEntry => (i.extend ? [i.entityId, i.timestamp, i.payload, 1] : [i.entityId, i.timestamp, i.payload])));
-      try {
-        return await store.appendJournal(body, newSeries);
-      } catch (err) {
-        series.drop(newSeries);
-        throw err;
-      }
+      return write(JSON.stringify(items.map((i): JournalEntry => (i.extend ? [i.entityId, i.timestamp, i.payload, 1] : [i.entityId, i.timestamp, i.payload]))), items);
     },
 
     /** Visits every payload of the journal in order; returns the id of its last entry (0: empty). */
@@ -41,9 +52,14 @@ export function createHistoryJournal({ store, series }: { store: HistoryStore; s
      * journal) in an empty entry; returns its id, or undefined when there were none to add.
      */
     async addSeries(items: readonly StatItem[]): Promise<number | undefined> {
-      const newSeries: SeriesRow[] = [];
-      for (const i of items) series.newSeries(i.entityId, i.numbers, newSeries);
-      return newSeries.length > 0 ? store.appendJournal('[]', newSeries) : undefined;
+      const unknown: SeriesName[] = [];
+      for (const i of items) series.unknown(i.entityId, i.numbers, unknown);
+      return unknown.length > 0 ? write('[]', items) : undefined;
+    },
+
+    /** Resolves once the writes in flight (if any) are done, whatever their outcome. */
+    async settled(): Promise<void> {
+      await Promise.allSettled([...writing]);
     },
   };
 }

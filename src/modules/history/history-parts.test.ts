@@ -2,30 +2,28 @@
 // (snapshot and clear), a head's removal of what a stored snapshot held, the journal format.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HistoryStore, SeriesRow } from '../../storage/history-types.js';
+import type { HistoryStore, SeriesName } from '../../storage/history-types.js';
 import { createHistoryJournal } from './history-journal.js';
 import { LastStats } from './last-stats.js';
 import { SeriesHead } from './series-head.js';
 import { SeriesIndex } from './series-index.js';
 
 describe('series index', () => {
-  it('issues ids above the highest known, once per entity and metric, and forgets them', () => {
+  it('names each unknown metric once (ids come from the store), knows the rows it is given, and forgets them', () => {
     const s = new SeriesIndex();
     s.add({ id: 7, entityId: 'a', metric: 'x' });
-    const rows: SeriesRow[] = [];
-    s.newSeries('a', [['x', 1], ['y', 2], ['y', 3]], rows);
-    s.newSeries('b', [['x', 1]], rows);
-    assert.deepEqual(rows, [{ id: 8, entityId: 'a', metric: 'y' }, { id: 9, entityId: 'b', metric: 'x' }]);
+    const names: SeriesName[] = [];
+    s.unknown('a', [['x', 1], ['y', 2], ['y', 3]], names);
+    s.unknown('b', [['x', 1]], names);
+    assert.deepEqual(names, [{ entityId: 'a', metric: 'y' }, { entityId: 'b', metric: 'x' }]);
+    assert.equal(s.id('a', 'y'), undefined, 'not known before the store gave its id');
+    s.add({ id: 12, ...names[0]! });
+    assert.equal(s.id('a', 'y'), 12);
+    assert.equal(s.has(12), true);
     assert.deepEqual(s.metrics('a'), ['x', 'y']);
-    s.drop([rows[1]!]);
-    assert.equal(s.id('b', 'x'), undefined);
-    assert.equal(s.has(9), false);
-    assert.deepEqual(s.forgetEntity('a').sort(), [7, 8]);
+    assert.deepEqual(s.forgetEntity('a').sort(), [12, 7]);
     assert.equal(s.ofEntity('a'), undefined);
-    // A dropped id is not issued again.
-    const more: SeriesRow[] = [];
-    s.newSeries('c', [['z', 1]], more);
-    assert.equal(more[0]!.id, 10);
+    assert.equal(s.has(7), false);
   });
 });
 
@@ -62,28 +60,70 @@ describe('series head', () => {
 });
 
 describe('history journal', () => {
-  it('writes what came with an extend mark, reads it back in order, and drops new series when the write fails', async () => {
+  /** A store that gives series ids as a store does (the same id for a series named again). */
+  function fakeStore() {
     const bodies: string[] = [];
+    const named: SeriesName[][] = [];
+    const ids = new Map<string, number>();
     let fail = false;
+    let hold: Promise<void> | undefined;
     const store = {
-      appendJournal: async (body: string) => {
+      appendJournal: async (body: string, names: readonly SeriesName[]) => {
+        if (hold) await hold;
         if (fail) throw new Error('disk full');
         bodies.push(body);
-        return bodies.length;
+        named.push([...names]);
+        const series = names.map((n) => {
+          const key = `${n.entityId}/${n.metric}`;
+          if (!ids.has(key)) ids.set(key, 100 + ids.size);
+          return { id: ids.get(key)!, ...n };
+        });
+        return { id: bodies.length, series };
       },
       readJournal: async (visit: (id: number, body: string) => void) => bodies.forEach((b, i) => visit(i + 1, b)),
     } as unknown as HistoryStore;
+    return { store, bodies, named, fail: (f: boolean) => (fail = f), hold: (p: Promise<void> | undefined) => (hold = p) };
+  }
+  const item = (entityId: string, extend?: boolean) => ({ entityId, entityType: 1 as const, timestamp: 5, payload: { v: 1 }, numbers: [['v', 1]] as Array<[string, number]>, values: { v: 1 }, ...(extend ? { extend, stored: { v: 1, w: 2 } } : {}) });
+
+  it('writes what came with an extend mark, reads it back in order, and knows new series only from what the store answers', async () => {
+    const f = fakeStore();
     const series = new SeriesIndex();
-    const j = createHistoryJournal({ store, series });
-    const item = (entityId: string, extend?: boolean) => ({ entityId, entityType: 1 as const, timestamp: 5, payload: { v: 1 }, numbers: [['v', 1]] as Array<[string, number]>, values: { v: 1 }, ...(extend ? { extend, stored: { v: 1, w: 2 } } : {}) });
+    const j = createHistoryJournal({ store: f.store, series });
     assert.equal(await j.append([item('a'), item('b', true)]), 1);
-    assert.equal(bodies[0], '[["a",5,{"v":1}],["b",5,{"v":1},1]]');
+    assert.equal(f.bodies[0], '[["a",5,{"v":1}],["b",5,{"v":1},1]]');
+    assert.deepEqual(f.named[0], [{ entityId: 'a', metric: 'v' }, { entityId: 'b', metric: 'v' }]);
+    assert.deepEqual([series.id('a', 'v'), series.id('b', 'v')], [100, 101]);
     const seen: unknown[] = [];
     assert.equal(await j.read((...args) => seen.push(args)), 1);
     assert.deepEqual(seen, [[1, 'a', 5, { v: 1 }, false], [1, 'b', 5, { v: 1 }, true]]);
-    fail = true;
+    assert.equal(await j.append([item('a')]), 2);
+    assert.deepEqual(f.named[1], [], 'a known series is not named again');
+    f.fail(true);
     await assert.rejects(j.append([item('c')]));
     assert.equal(series.id('c', 'v'), undefined);
+    f.fail(false);
     assert.equal(await j.addSeries([item('a')]), undefined); // known already: nothing written
+    assert.equal(await j.addSeries([item('c')]), 3);
+    assert.equal(series.id('c', 'v'), 102);
+  });
+
+  it('two writes in flight naming one new series both get its one id; settled waits for them', async () => {
+    const f = fakeStore();
+    const series = new SeriesIndex();
+    const j = createHistoryJournal({ store: f.store, series });
+    let release!: () => void;
+    f.hold(new Promise<void>((r) => (release = r)));
+    const first = j.append([item('d')]);
+    const second = j.append([item('d')]);
+    let settled = false;
+    const waiting = j.settled().then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, false);
+    release();
+    assert.deepEqual(await Promise.all([first, second]), [1, 2]);
+    await waiting;
+    assert.deepEqual(f.named, [[{ entityId: 'd', metric: 'v' }], [{ entityId: 'd', metric: 'v' }]]);
+    assert.equal(series.id('d', 'v'), 100);
   });
 });

@@ -12,6 +12,8 @@ import type { Storage } from '../../storage/types.js';
 import { createHistoryQuery } from './history-query.js';
 import { createHistoryService } from './history-service.js';
 
+/** The root object every storage is seeded with: series are stored only for entities that exist. */
+const ROOT = '1';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const RAW_RETENTION = 30 * DAY;
@@ -31,13 +33,13 @@ before(async () => {
   const clock = () => now;
   const history = createHistoryService({ store: storage.history, clock, logger: pino({ level: 'silent' }) });
   await history.load();
-  let journal = (await history.addReplayedSeries([{ entityId: 'e1', entityType: 1, timestamp: OLD, payload: {}, numbers: [['v', 0]], values: {} }]))!;
+  let journal = (await history.addReplayedSeries([{ entityId: ROOT, entityType: 1, timestamp: OLD, payload: {}, numbers: [['v', 0]], values: {} }]))!;
   // Each set sealed on its own (idle heads are sealed at a checkpoint), so purging drops the old chunk only.
   for (const set of [old, recent]) {
-    for (const [ts, v] of set) history.record('e1', ts, { v }, [['v', v]], { v }, journal);
+    for (const [ts, v] of set) history.record(ROOT, ts, { v }, [['v', v]], { v }, journal);
     now += 20 * 60_000;
     await history.checkpoint(journal, true);
-    journal = await storage.history.appendJournal('[]', []);
+    journal = (await storage.history.appendJournal('[]', [])).id;
   }
   await storage.history.purge(now - RAW_RETENTION, now - 730 * DAY);
   query = createHistoryQuery({ history, clock: () => now, rawRetentionMs: RAW_RETENTION });
@@ -47,11 +49,11 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const dps = async (downsample: string) => (await query.history('e1', ['v'], OLD - HOUR, now, parseDownsample(downsample)))[0]!.dps;
+const dps = async (downsample: string) => (await query.history(ROOT, ['v'], OLD - HOUR, now, parseDownsample(downsample)))[0]!.dps;
 
 describe('history query past raw retention', () => {
   it('the old raw points are gone: a raw answer has only the recent ones', async () => {
-    assert.deepEqual((await query.history('e1', ['v'], OLD - HOUR, now))[0]!.dps, recent);
+    assert.deepEqual((await query.history(ROOT, ['v'], OLD - HOUR, now))[0]!.dps, recent);
   });
 
   it('streaming aggregators reach back through the hourly rollups', async () => {

@@ -105,19 +105,23 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
 
     /** Drops the history of deleted entities. */
     async forgetEntities(entityIds: readonly string[]): Promise<void> {
-      const ids: number[] = [];
-      for (const entityId of entityIds) {
-        last.delete(entityId);
-        for (const id of series.forgetEntity(entityId)) {
-          ids.push(id);
-          heads.delete(id);
-          sealedEnd.delete(id);
+      const forget = () => {
+        for (const entityId of entityIds) {
+          last.delete(entityId);
+          for (const id of series.forgetEntity(entityId)) {
+            heads.delete(id);
+            sealedEnd.delete(id);
+          }
         }
-      }
-      // A checkpoint snapshot taken before this may still be on its way to the store: let it
-      // land first, so the rows it writes for these entities are deleted too.
-      await checkpoint.settled();
-      await store.forgetEntities(entityIds, ids);
+      };
+      forget();
+      // A checkpoint snapshot taken before this, or a journal write naming new series of these
+      // entities, may still be on its way to the store: let them land first, so the rows they
+      // write are deleted too (the store finds series by entity) and the series ids a journal
+      // write brought back are forgotten again.
+      await Promise.all([checkpoint.settled(), journal.settled()]);
+      forget();
+      await store.forgetEntities(entityIds);
     },
   };
 }

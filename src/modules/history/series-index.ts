@@ -1,20 +1,19 @@
 // Which series (entity × metric) exist and their ids: the history's index, read on every
 // recorded value (one map lookup per entity, one per metric) and grown by the journal when a
-// payload brings a metric the entity never sent before.
-import type { SeriesRow } from '../../storage/history-types.js';
+// payload brings a metric the entity never sent before. The ids come from the store (in the
+// journal write that introduces a series), never from a counter here: several nodes may share
+// the database, and a series another node made answers with the id it already has.
+import type { SeriesName, SeriesRow } from '../../storage/history-types.js';
 
 export class SeriesIndex {
   private readonly byEntity = new Map<string, Map<string, number>>();
   private readonly byId = new Map<number, SeriesRow>();
-  /** Ids are issued here, above the highest stored one (a dropped id is not issued again). */
-  private lastId = 0;
 
   add(row: SeriesRow): void {
     this.byId.set(row.id, row);
     let byMetric = this.byEntity.get(row.entityId);
     if (!byMetric) this.byEntity.set(row.entityId, (byMetric = new Map()));
     byMetric.set(row.metric, row.id);
-    if (row.id > this.lastId) this.lastId = row.id;
   }
 
   has(seriesId: number): boolean {
@@ -35,23 +34,17 @@ export class SeriesIndex {
     return [...(this.byEntity.get(entityId)?.keys() ?? [])].sort();
   }
 
-  /** Series rows for the metrics of `entityId` not known yet; they are known from now on. */
-  newSeries(entityId: string, numbers: ReadonlyArray<readonly [string, number]>, into: SeriesRow[]): void {
+  /**
+   * Adds to `into` the metrics of `entityId` with no known series (each once); the store gives
+   * their ids, and `add` makes them known. Until then a concurrent write names them again,
+   * which the store answers with the same id.
+   */
+  unknown(entityId: string, numbers: ReadonlyArray<readonly [string, number]>, into: SeriesName[]): void {
     const known = this.byEntity.get(entityId);
     for (const [metric] of numbers) {
       if (known?.has(metric)) continue;
       if (into.some((s) => s.entityId === entityId && s.metric === metric)) continue;
-      const row: SeriesRow = { id: ++this.lastId, entityId, metric };
-      this.add(row);
-      into.push(row);
-    }
-  }
-
-  /** Forgets series whose journal entry could not be stored. */
-  drop(rows: readonly SeriesRow[]): void {
-    for (const row of rows) {
-      this.byId.delete(row.id);
-      this.byEntity.get(row.entityId)?.delete(row.metric);
+      into.push({ entityId, metric });
     }
   }
 

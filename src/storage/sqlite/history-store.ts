@@ -1,6 +1,6 @@
 // SQLite history: prepared statements only; a checkpoint is one transaction.
 import type Database from 'better-sqlite3';
-import type { Checkpoint, ChunkRow, HistoryStore, RollupRow, SeriesRow } from '../history-types.js';
+import type { Checkpoint, ChunkRow, HistoryStore, RollupRow, SeriesName, SeriesRow } from '../history-types.js';
 import type { WriteGate } from './write-gate.js';
 
 type ChunkDb = { id: number; series_id: number; start_ts: number; end_ts: number; n: number; data: Buffer };
@@ -8,7 +8,11 @@ const chunkOf = (r: ChunkDb): ChunkRow => ({ id: r.id, seriesId: r.series_id, st
 
 export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
   // Only for an entity that still exists: one deleted while its batch waited leaves no rows.
-  const insertSeries = db.prepare('INSERT INTO series (id, entity_id, metric) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)');
+  // The id is SQLite's (AUTOINCREMENT, migration 0011: never one given out before); a series
+  // stored already keeps its id, which the select answers.
+  const insertSeries = db.prepare(`INSERT INTO series (entity_id, metric) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)
+    ON CONFLICT (entity_id, metric) DO NOTHING`);
+  const seriesId = db.prepare<[number, string]>('SELECT id FROM series WHERE entity_id = ? AND metric = ?').pluck();
   const insertJournal = db.prepare('INSERT INTO intake_journal (body) VALUES (?)');
   const deleteJournal = db.prepare('DELETE FROM intake_journal WHERE id <= ?');
   const insertChunk = db.prepare('INSERT INTO chunks (series_id, start_ts, end_ts, n, data) VALUES (?, ?, ?, ?, ?)');
@@ -34,18 +38,26 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
     'SELECT id, series_id, start_ts, end_ts, n, data FROM chunks WHERE series_id = ? ORDER BY end_ts DESC, id DESC LIMIT ?');
   const selectRollups = db.prepare<[number, number, number]>(
     'SELECT series_id, hour, min, max, sum, count, first, first_ts, last, last_ts FROM rollups WHERE series_id = ? AND hour >= ? AND hour <= ? ORDER BY hour');
-  const deleteSeriesRows = [
-    db.prepare('DELETE FROM chunks WHERE series_id = ?'),
-    db.prepare('DELETE FROM open_chunks WHERE series_id = ?'),
-    db.prepare('DELETE FROM rollups WHERE series_id = ?'),
-    db.prepare('DELETE FROM series WHERE id = ?'),
+  const ofEntity = 'SELECT id FROM series WHERE entity_id = ?';
+  const deleteEntityRows = [
+    db.prepare(`DELETE FROM chunks WHERE series_id IN (${ofEntity})`),
+    db.prepare(`DELETE FROM open_chunks WHERE series_id IN (${ofEntity})`),
+    db.prepare(`DELETE FROM rollups WHERE series_id IN (${ofEntity})`),
+    db.prepare('DELETE FROM series WHERE entity_id = ?'),
+    db.prepare('DELETE FROM last_stats WHERE entity_id = ?'),
   ];
   const purgeChunks = db.prepare('DELETE FROM chunks WHERE end_ts < ?');
   const purgeRollups = db.prepare('DELETE FROM rollups WHERE hour < ?');
 
-  const append = db.transaction((body: string, newSeries: readonly SeriesRow[]) => {
-    for (const s of newSeries) insertSeries.run(s.id, Number(s.entityId), s.metric, Number(s.entityId));
-    return Number(insertJournal.run(body).lastInsertRowid);
+  const append = db.transaction((body: string, newSeries: readonly SeriesName[]) => {
+    const series: SeriesRow[] = [];
+    for (const s of newSeries) {
+      const entity = Number(s.entityId);
+      insertSeries.run(entity, s.metric, entity);
+      const id = seriesId.get(entity, s.metric) as number | undefined;
+      if (id !== undefined) series.push({ id, entityId: s.entityId, metric: s.metric });
+    }
+    return { id: Number(insertJournal.run(body).lastInsertRowid), series };
   });
 
   const checkpoint = db.transaction((c: Checkpoint) => {
@@ -61,10 +73,8 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
     if (c.journalUpTo > 0) deleteJournal.run(c.journalUpTo);
   });
 
-  const deleteLastStat = db.prepare('DELETE FROM last_stats WHERE entity_id = ?');
-  const forget = db.transaction((entityIds: readonly string[], seriesIds: readonly number[]) => {
-    for (const id of seriesIds) for (const stmt of deleteSeriesRows) stmt.run(id);
-    for (const id of entityIds) deleteLastStat.run(Number(id));
+  const forget = db.transaction((entityIds: readonly string[]) => {
+    for (const id of entityIds) for (const stmt of deleteEntityRows) stmt.run(Number(id));
   });
 
   return {
@@ -104,7 +114,7 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
         seriesId: r.series_id, hour: r.hour, min: r.min, max: r.max, sum: r.sum, count: r.count, first: r.first, firstTs: r.first_ts, last: r.last, lastTs: r.last_ts,
       }));
     },
-    forgetEntities: (entityIds, seriesIds) => gate.run(() => forget(entityIds, seriesIds)),
+    forgetEntities: (entityIds) => gate.run(() => forget(entityIds)),
     purge: (rawBefore, rollupBefore) => gate.run(() => ({ chunks: purgeChunks.run(rawBefore).changes, rollups: purgeRollups.run(rollupBefore).changes })),
   };
 }
