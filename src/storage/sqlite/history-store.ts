@@ -7,12 +7,12 @@ type ChunkDb = { id: number; series_id: number; start_ts: number; end_ts: number
 const chunkOf = (r: ChunkDb): ChunkRow => ({ id: r.id, seriesId: r.series_id, startTs: r.start_ts, endTs: r.end_ts, n: r.n, data: r.data });
 
 export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
-  // Only for an entity that still exists: one deleted while its batch waited leaves no rows.
-  // The id is SQLite's (AUTOINCREMENT, migration 0011: never one given out before); a series
-  // stored already keeps its id, which the select answers.
-  const insertSeries = db.prepare(`INSERT INTO series (entity_id, metric) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)
-    ON CONFLICT (entity_id, metric) DO NOTHING`);
+  // A series stored already keeps its id; a new one is stored only for an entity that still
+  // exists (one deleted while its batch waited leaves no rows) and gets SQLite's next id
+  // (AUTOINCREMENT, migration 0011: never one given out before). Looked up first, since a
+  // conflicting insert would use up an id of the sequence.
   const seriesId = db.prepare<[number, string]>('SELECT id FROM series WHERE entity_id = ? AND metric = ?').pluck();
+  const insertSeries = db.prepare('INSERT INTO series (entity_id, metric) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)');
   const insertJournal = db.prepare('INSERT INTO intake_journal (body) VALUES (?)');
   const deleteJournal = db.prepare('DELETE FROM intake_journal WHERE id <= ?');
   const insertChunk = db.prepare('INSERT INTO chunks (series_id, start_ts, end_ts, n, data) VALUES (?, ?, ?, ?, ?)');
@@ -53,8 +53,11 @@ export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate)
     const series: SeriesRow[] = [];
     for (const s of newSeries) {
       const entity = Number(s.entityId);
-      insertSeries.run(entity, s.metric, entity);
-      const id = seriesId.get(entity, s.metric) as number | undefined;
+      let id = seriesId.get(entity, s.metric) as number | undefined;
+      if (id === undefined) {
+        const added = insertSeries.run(entity, s.metric, entity);
+        if (added.changes > 0) id = Number(added.lastInsertRowid);
+      }
       if (id !== undefined) series.push({ id, entityId: s.entityId, metric: s.metric });
     }
     return { id: Number(insertJournal.run(body).lastInsertRowid), series };
