@@ -50,28 +50,34 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const tightened = securePrivateDir(config.dataDir);
   if (tightened.length > 0) logger.warn({ paths: tightened }, 'DATA_DIR was readable by other accounts: modes tightened to 0700 (directory) and 0600 (files)');
   const storage = await openStorage(config);
-  const services = await createServices(config, storage, logger);
-  const admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
-
-  const app = await buildApp({ config, logger, version: packageVersion(), readiness, ...services });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  let listeners;
+  // A start that fails part-way (a port already taken, say) stops whatever it started and
+  // closes the storage: nothing may stay open (the event log's writer thread would keep the
+  // process alive) or run on (a trigger wait sending, then writing to a closed store).
+  const services = await createServices(config, storage, logger).catch(async (err: unknown) => {
+    await storage.close().catch(() => undefined);
+    throw err;
+  });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let admin: Awaited<ReturnType<typeof services.users.ensureBootstrapAdmin>>;
+  let listeners: Awaited<ReturnType<typeof startListeners>>;
   try {
+    admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
+    app = await buildApp({ config, logger, version: packageVersion(), readiness, ...services });
+    await app.listen({ port: config.port, host: config.host });
     listeners = await startListeners(config, services, logger);
   } catch (err) {
-    // A port already taken, say: nothing may stay open (the event log's writer thread would
-    // keep the process alive).
-    await app.close();
-    services.agents.stop();
-    await services.data.intake.stop();
-    await services.data.engine.stop();
-    await storage.close();
+    await app?.close().catch(() => undefined);
+    await services.catalog.bulk.settle().catch(() => undefined);
+    await services.shutdown().catch(() => undefined);
+    await storage.close().catch(() => undefined);
     throw err;
   }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   const started = listeners;
   services.probes.start();
+  // Started: state triggers' waits read back from storage may run (and fire) now.
+  services.triggers.start();
   readiness.intakeCounters = () => ({ eventLog: services.eventLog.counters(), ...started.counters() });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -117,12 +123,9 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       services.agents.stop();
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored
-      await services.data.intake.stop(); // what was accepted is checkpointed
-      await services.data.engine.stop();
-      await services.triggers.stop();
-      await services.incidents.stop();
-      await services.securityLog.flush();
-      await services.eventLog.flush();
+      // What was accepted is checkpointed; then the engine, trigger waits and sends,
+      // incidents stop, and the logs are written.
+      await services.shutdown();
       await storage.close();
     })());
   return { url, port, mqttPort: listeners.mqttPort, snmpTrapPort: listeners.snmpTrapPort, stop };

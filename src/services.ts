@@ -91,8 +91,28 @@ async function createCatalogServices({ store, clock, logger, incidentLevels, che
   };
 }
 
+/**
+ * Stoppers of what has started so far, run newest first: a start that fails part-way stops
+ * what it started (timers, the engine's queue, trigger waits) before the storage closes.
+ */
+class Started {
+  private readonly stops: Array<() => unknown> = [];
+  add(stop: () => unknown): void {
+    this.stops.push(stop);
+  }
+  /**
+   * Runs every stopper once, newest first; one that fails does not keep the others from
+   * running, and the first failure is thrown at the end.
+   */
+  async stopAll(): Promise<void> {
+    const failures: unknown[] = [];
+    for (const stop of this.stops.splice(0).reverse()) await Promise.resolve().then(stop).catch((err: unknown) => void failures.push(err));
+    if (failures.length > 0) throw failures[0];
+  }
+}
+
 /** Measurements and what follows from them: history, the engine, the intake path. */
-async function createDataServices(config: Readonly<Config>, storage: Storage, deps: {
+async function createDataServices(config: Readonly<Config>, storage: Storage, started: Started, deps: {
   catalog: Catalog;
   checks: CheckIndex;
   incidents: IncidentSink;
@@ -109,8 +129,10 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, de
     settings: { noDataAfterMs: config.engine.noDataAfterMs, stateLevels: config.incidents.stateLevels },
   });
   await engine.load();
+  started.add(() => engine.stop());
   const intake = createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs });
   await intake.start();
+  started.add(() => intake.stop());
   return {
     history,
     engine,
@@ -143,9 +165,26 @@ async function createEventServices(config: Readonly<Config>, storage: Storage, d
   return { eventLog, events };
 }
 
+/**
+ * Builds every service on open storage. On failure it stops what it started and rethrows
+ * (closing the storage is the caller's). `shutdown` stops them all once the server ran; state
+ * triggers' waits run only after `triggers.start()`, which the caller calls once it started.
+ */
 export async function createServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number = Date.now) {
+  const started = new Started();
+  try {
+    return await buildServices(config, storage, logger, clock, started);
+  } catch (err) {
+    // The first failure is the one to report; the stoppers' own errors would hide it.
+    await started.stopAll().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function buildServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number, started: Started) {
   setScanBudgets({ timeMs: config.http.scanTimeBudgetMs, cost: config.http.regexCostBudget });
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
+  started.add(() => securityLog.flush());
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
   const users = createUsersService({ users: storage.users, endSessions, clock });
@@ -167,13 +206,16 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
+  started.add(() => incidents.stop());
   const triggers = createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
+  started.add(() => triggers.stop());
   await triggers.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
-  const data = await createDataServices(config, storage, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
+  const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
+  started.add(() => eventLog.flush());
   const annotations = createAnnotationsService({ store: storage.annotations, catalog: catalog.catalog, clock });
   const presets = createPresetsService({ store: storage.presets, clock });
   const reports = createReportService({ catalog: catalog.catalog, history: data.history, query: data.query });
@@ -186,8 +228,16 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
     store: storage.agents, index: checks, catalog: catalog.catalog, owner: agentOwner(users, catalog.access, clock), manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,
     settings: { agentDownAfterMs: config.probes.agentDownAfterMs, limits: config.probes },
   });
+  started.add(() => agents.stop());
   const docs = createDocsService({ store: storage.docs, queries: catalog.queries, clock });
-  return { securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs };
+  return {
+    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs,
+    /**
+     * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
+     * engine, trigger waits and sends, incidents), writes what the logs hold; each once.
+     */
+    shutdown: () => started.stopAll(),
+  };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -67,10 +67,13 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
     onDeleted: (listener: (ids: string[]) => void) => void deletedListeners.push(listener),
   } as unknown as Catalog;
   const bus = new EventBus();
-  const start = () =>
+  const create = () =>
     createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog, bus, clock: Date.now, logger: pino({ level: 'silent' }), settings, limits });
+  const first = create();
+  // A fresh store holds no waits: nothing to load before the timers may run.
+  first.start();
   const fixture: TriggerFixture = {
-    service: start(),
+    service: first,
     storage,
     bus,
     entity(id, name, triggers, entityType = 1) {
@@ -92,8 +95,9 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
     },
     async restart() {
       await fixture.service.stop();
-      fixture.service = start();
+      fixture.service = create();
       await fixture.service.load();
+      fixture.service.start();
     },
     async close() {
       await fixture.service.stop();

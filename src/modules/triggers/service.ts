@@ -4,7 +4,11 @@
 //
 // A trigger waiting out its duration is kept in the engine memory store (with the state change
 // it fires about and its deadline), so a restart arms it again for its original moment, and one
-// that fell due while the server was down fires at start-up, once.
+// that fell due while the server was down fires at start-up, once. Waits are read back by
+// `load` but their timers run only from `start`, which comes once the whole server has
+// started: a start that fails part-way sends nothing (and leaves the waits stored for the next).
+// A wait's end is stored before its send is queued, so a crash right after a send cannot send
+// it again at the next start (each trigger fires at most once per wait).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
@@ -47,6 +51,8 @@ export interface TriggersDeps {
   logger: Logger;
   settings: Config['triggers'];
   limits?: Partial<TriggerLimits>;
+  /** Sends a fire (tests stand in for the network); by default a webhook call or an e-mail. */
+  sender?: (facts: FireFacts, trigger: StateTrigger) => Promise<SendOutcome>;
 }
 
 /** A trigger waiting out its duration: what it was when the entity entered its states. */
@@ -56,6 +62,7 @@ interface Waiting {
   event: StateEvent;
   /** When it falls due. */
   at: number;
+  /** Stops its timer (a no-op until `start` armed it). */
   cancel: () => void;
 }
 
@@ -82,8 +89,13 @@ export function createTriggersService(deps: TriggersDeps) {
   /** entity id → trigger index → the timer of a trigger with a duration. */
   const waiting = new Map<string, Map<number, Waiting>>();
   const memory = new MemoryWriter(deps.memory, (err) => logger.error({ err }, 'storing waiting state triggers failed'));
+  /** Waits that fell due and are storing their end before they fire (stop and idle wait for them). */
+  const falling = new Set<Promise<void>>();
+  const sender = deps.sender ?? send;
   let mailer: Mailer | undefined;
   let mailerMade = false;
+  /** Timers run (start was called and stop was not). */
+  let started = false;
   let stopped = false;
 
   const triggersOf = (entityId: string): StateTrigger[] => {
@@ -115,13 +127,32 @@ export function createTriggersService(deps: TriggersDeps) {
 
   /** Waits until `at`, then fires if the entity is still in the trigger's states. */
   function arm(e: StateEvent, trigger: StateTrigger, index: number, at: number): void {
-    const cancel = schedule(at - clock(), () => {
-      cancelWaiting(e.entityId, index);
-      fireIfStillDue(e, trigger, index);
-    });
     let map = waiting.get(e.entityId);
     if (!map) waiting.set(e.entityId, (map = new Map()));
-    map.set(index, { trigger, event: e, at, cancel });
+    const w: Waiting = { trigger, event: e, at, cancel: () => undefined };
+    map.set(index, w);
+    if (started) time(w, index);
+  }
+
+  /** Runs the wait's timer (before `start`, a wait is only remembered). */
+  function time(w: Waiting, index: number): void {
+    w.cancel = schedule(w.at - clock(), () => fallDue(w, index));
+  }
+
+  /**
+   * The wait is over: its end is stored first (shared with the other changes of this turn),
+   * then it fires. A failed write is logged by the writer and the trigger still fires: a
+   * missed alert is worse than one sent again if the server restarts before a later write.
+   */
+  function fallDue(w: Waiting, index: number): void {
+    const { event: e, trigger } = w;
+    cancelWaiting(e.entityId, index);
+    const done = memory
+      .flushSoon()
+      .catch(() => undefined)
+      .then(() => fireIfStillDue(e, trigger, index));
+    falling.add(done);
+    void done.finally(() => falling.delete(done));
   }
 
   function onState(e: StateEvent): void {
@@ -144,8 +175,8 @@ export function createTriggersService(deps: TriggersDeps) {
     }
   }
 
+  /** Its end is stored: it fires now even if stop began meanwhile (stop drains the send). */
   function fireIfStillDue(e: StateEvent, trigger: StateTrigger, index: number): void {
-    if (stopped) return;
     const entity = catalog.entity(e.entityId);
     // The state change that would have ended the wait may not have reached us (or not yet):
     // the entity's current state decides.
@@ -185,7 +216,7 @@ export function createTriggersService(deps: TriggersDeps) {
         const started = clock();
         let outcome: SendOutcome;
         try {
-          outcome = await send(facts, trigger);
+          outcome = await sender(facts, trigger);
         } catch (err) {
           logger.error({ err, entityId: e.entityId, index }, 'state trigger send failed unexpectedly');
           outcome = { attempts: 0, ok: false, error: `internal error: ${(err as Error).message}`, httpStatus: null };
@@ -235,8 +266,8 @@ export function createTriggersService(deps: TriggersDeps) {
 
   return {
     /**
-     * Arms the waits stored before a restart for their original moments (one already due fires
-     * now). Called once at start-up, before state changes flow.
+     * Reads the waits stored before a restart (their timers run from `start`). Called once at
+     * start-up, before state changes flow.
      */
     async load(): Promise<void> {
       if (!deps.memory) return;
@@ -254,6 +285,16 @@ export function createTriggersService(deps: TriggersDeps) {
         }
       }
       await memory.forget(gone);
+    },
+
+    /**
+     * Runs the timers of the waits, for their original moments (one already due fires now).
+     * Called once the whole server has started; until then waits are only remembered.
+     */
+    start(): void {
+      if (started || stopped) return;
+      started = true;
+      for (const timers of waiting.values()) for (const [i, w] of timers) time(w, i);
     },
 
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
@@ -285,7 +326,8 @@ export function createTriggersService(deps: TriggersDeps) {
     },
 
     /** Resolves once no send runs or waits (timers of durations aside). */
-    idle(): Promise<void> {
+    async idle(): Promise<void> {
+      while (falling.size > 0) await Promise.all(falling);
       return queue.idle();
     },
 
@@ -299,6 +341,8 @@ export function createTriggersService(deps: TriggersDeps) {
       unsubscribe();
       // The timers stop; their stored memory stays, for the next start to continue them.
       for (const id of [...waiting.keys()]) cancelWaiting(id, undefined, true);
+      // Waits already over have stored their end: their sends are queued before the drain.
+      while (falling.size > 0) await Promise.all(falling);
       await memory.close();
       stopping.abort();
       const grace = setTimeout(() => cutOff.abort(), limits.stopGraceMs);
