@@ -17,7 +17,7 @@ import type { StatService } from '../stat-push.js';
 import type { ClientContext } from '../../modules/security-log/events.js';
 import type { UserRecord } from '../../storage/types.js';
 import type { EventIntake, IncomingEvent } from '../event-intake.js';
-import { startMqttBroker, type MqttBroker } from './broker.js';
+import { startMqttBroker, type MqttBroker, type MqttDeps } from './broker.js';
 
 const PASSWORDS: Record<string, string> = { admin: 'admin-pw', bob: 'bob-pw', blocked: 'blocked-pw', reader: 'reader-pw' };
 const TOKEN = 'tok-123';
@@ -41,7 +41,7 @@ interface Fake {
   gate?: Promise<boolean>;
 }
 
-function fakes(): { fake: Fake; broker: (port?: number) => Promise<MqttBroker> } {
+function fakes(): { fake: Fake; broker: (port?: number, users?: MqttDeps['users']) => Promise<MqttBroker> } {
   const fake: Fake = { records: [], pushes: [], attempts: [], denials: [] };
   // Publishing needs a right (topic-rights.ts): these users are devices that push data.
   const principal = (login: string): Principal => ({ user: { id: login, login } as UserRecord, rights: new Set(login === 'reader' ? [] : ['push-data']), method: 'basic' });
@@ -80,8 +80,8 @@ function fakes(): { fake: Fake; broker: (port?: number) => Promise<MqttBroker> }
   } as unknown as EventIntake;
   return {
     fake,
-    broker: (port = 0) => startMqttBroker({
-      auth, actorOf, catalog, stat, events, logger: pino({ level: 'silent' }), port, host: '127.0.0.1',
+    broker: (port = 0, users?: MqttDeps['users']) => startMqttBroker({
+      auth, actorOf, catalog, stat, events, logger: pino({ level: 'silent' }), port, host: '127.0.0.1', users,
       securityLog: { recordRepeat: (_key, _kind, _ctx, details) => void fake.denials.push(details.message) },
       settings: { maxPayloadBytes: 2048, external: { url: '', clientId: 'vigil', topics: ['#'] } },
     }),
@@ -347,6 +347,19 @@ describe('MQTT broker: robustness', () => {
     const a = await admin();
     await a.publishAsync('after/limit', Buffer.alloc(1500, 66), { qos: 1 });
     assert.equal(lastRecord().payload.topic, 'after/limit');
+  });
+
+  it('a listener that cannot bind leaves nothing running: the account following it started ends', async () => {
+    let following = 0;
+    const users = {
+      getForAuth: () => undefined,
+      onAccountChange: () => {
+        following++;
+        return () => void following--;
+      },
+    } as unknown as MqttDeps['users'];
+    await assert.rejects(fakes().broker(broker.port, users), /EADDRINUSE/);
+    assert.equal(following, 0, 'no account listener left behind');
   });
 
   it('stop() closes every connection, also one that never sent CONNECT, without waiting for it', async () => {

@@ -198,6 +198,8 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       });
     });
   } catch (err) {
+    // The port is taken, say: the account following started above ends with the broker.
+    sessions.stop();
     await new Promise<void>((r) => broker.close(() => r()));
     throw err;
   }
