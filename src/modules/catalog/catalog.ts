@@ -16,6 +16,7 @@ import type {
 } from '../../storage/catalog-types.js';
 import { IdsTakenError } from '../../storage/catalog-types.js';
 import { IdIssuer } from './id-issuer.js';
+import { UsesIndex } from './uses-index.js';
 import { serialQueue } from '../../core/serial-queue.js';
 
 /** An entity as held in memory: its row plus its properties (kept in id order). */
@@ -80,6 +81,8 @@ export class Catalog {
   private readonly states = new Map<number, StateRow>();
   /** discovery_id → object id. */
   private readonly discovery = new Map<string, string>();
+  /** Entities by class and by tag (kept with the maps above). */
+  private readonly uses = new UsesIndex();
   private ids = new IdIssuer({ entities: 0, props: 0, tags: 0, classes: 0 });
   private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
@@ -98,6 +101,7 @@ export class Catalog {
       object: (row) => {
         const o = memObject(row, []);
         catalog.objects.set(o.id, o);
+        catalog.uses.update(undefined, o);
         // A parent may come later in id order; the graph takes edges in any order.
         catalog.graph.addObject(o.id, o.parent_id);
         if (o.discovery_id !== null) catalog.discovery.set(o.discovery_id, o.id);
@@ -105,6 +109,7 @@ export class Catalog {
       link: (row) => {
         const l = memLink(row, []);
         catalog.links.set(l.id, l);
+        catalog.uses.update(undefined, l);
         links.push(l);
       },
       prop: (row) => {
@@ -143,6 +148,10 @@ export class Catalog {
   link = (id: string): MemLink | undefined => this.links.get(id);
   allObjects = (): IterableIterator<MemObject> => this.objects.values();
   allLinks = (): IterableIterator<MemLink> => this.links.values();
+  /** Entities of a class: objects, then links, each in id order. */
+  usesOfClass = (classId: string): MemEntity[] => this.entitiesIn(this.uses.ofClass(classId));
+  /** Entities carrying a tag: objects, then links, each in id order. */
+  usesOfTag = (tagId: string): MemEntity[] => this.entitiesIn(this.uses.ofTag(tagId));
   /** The object a discovery id names. */
   discovered = (discoveryId: string): string | undefined => this.discovery.get(discoveryId);
   /** Every setting of one kind, whatever entity holds it. */
@@ -279,6 +288,7 @@ export class Catalog {
         case 'putObject': {
           const old = this.objects.get(w.row.id);
           this.objects.set(w.row.id, memObject(w.row, old?.properties ?? []));
+          this.uses.update(old, w.row);
           if (!old) this.graph.addObject(w.row.id, w.row.parent_id);
           else if (w.parents ?? true) this.graph.setParents(w.row.id, w.row.parent_id);
           if (old?.discovery_id != null && old.discovery_id !== w.row.discovery_id) this.discovery.delete(old.discovery_id);
@@ -288,6 +298,7 @@ export class Catalog {
         case 'putLink': {
           const old = this.links.get(w.row.id);
           this.links.set(w.row.id, memLink(w.row, old?.properties ?? []));
+          this.uses.update(old, w.row);
           if (!old) this.graph.addLink(w.row.id, w.row.source, w.row.target);
           else if (old.source !== w.row.source || old.target !== w.row.target) this.graph.setLinkEnds(w.row.id, w.row.source, w.row.target);
           break;
@@ -322,9 +333,11 @@ export class Catalog {
         case 'deleteTag':
           this.tags.delete(w.id);
           // The store cascades; here every entity carrying the tag loses it.
-          for (const map of [this.objects, this.links] as Array<Map<string, MemEntity>>) {
-            for (const [id, e] of map) if (e.tags.includes(w.id)) map.set(id, { ...e, tags: e.tags.filter((t) => t !== w.id) } as MemEntity);
+          for (const e of this.usesOfTag(w.id)) {
+            const map = (e.entityType === 1 ? this.objects : this.links) as Map<string, MemEntity>;
+            map.set(e.id, { ...e, tags: e.tags.filter((t) => t !== w.id) } as MemEntity);
           }
+          this.uses.dropTag(w.id);
           break;
         case 'putClass':
           this.classes.set(w.row.id, w.row);
@@ -350,8 +363,15 @@ export class Catalog {
     return deleted;
   }
 
+  /** The entities of a set of ids: objects, then links, each in id order (as a walk of the maps). */
+  private entitiesIn(ids: ReadonlySet<string>): MemEntity[] {
+    const found = [...ids].map((id) => this.entity(id)).filter((e): e is MemEntity => e !== undefined);
+    return found.sort((a, b) => a.entityType - b.entityType || Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   /** Drops one deleted entity from memory; surviving children lose it as a parent. */
   private forget(id: string): void {
+    this.uses.update(this.entity(id), undefined);
     const object = this.objects.get(id);
     if (object) {
       for (const child of this.graph.childrenOf(id)) {

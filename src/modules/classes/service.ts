@@ -50,7 +50,7 @@ export function createClassesService({ catalog, clock }: { catalog: Catalog; clo
         const row = get(id);
         if (row.builtIn) throw conflict(`class ${row.id} (${row.name}) is built in`);
         // A user the actor cannot see is not named (its id would leak).
-        const users = [...catalog.allObjects(), ...catalog.allLinks()].filter((e) => e.class_id === row.id);
+        const users = catalog.usesOfClass(row.id);
         const shown = users.find((e) => canSee(actor, e));
         if (shown) throw conflict(`class ${row.id} is used by ${shown.entityType === 1 ? 'object' : 'link'} ${shown.id}`);
         if (users.length > 0) throw conflict(`class ${row.id} is in use`);

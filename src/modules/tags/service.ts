@@ -21,16 +21,11 @@ export function createTagsService({ catalog, clock }: { catalog: Catalog; clock:
 
   /**
    * Refuses a restricted actor when the tag is on an entity it may not change. The message
-   * names the tag only: which hidden entities carry it is not the actor's to learn. A full
-   * scan, as renaming a tag is rare and the catalog is in memory.
+   * names the tag only: which hidden entities carry it is not the actor's to learn.
    */
   function assertAllChangeable(actor: EntityActor, tag: TagRow): void {
     if (actor.visibility.all) return;
-    for (const entities of [catalog.allObjects(), catalog.allLinks()]) {
-      for (const entity of entities) {
-        if (entity.tags.includes(tag.id) && !canChange(actor, entity)) throw usedOutside(tag);
-      }
-    }
+    for (const entity of catalog.usesOfTag(tag.id)) if (!canChange(actor, entity)) throw usedOutside(tag);
   }
 
   return {
