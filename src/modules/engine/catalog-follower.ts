@@ -4,7 +4,10 @@
 // replaced condition document starts its durations afresh and is evaluated at the next pass.
 import { forgetUnder } from '../../core/conditions/evaluate.js';
 import type { Change as PropagationChange, StatePropagation } from '../../core/states/state-propagation.js';
-import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
+import { CHILD_STATE } from '../../core/states/state-selection.js';
+import type { CatalogWrite, SettingKind, StateChangeRow } from '../../storage/catalog-types.js';
+import type { MemEntity } from '../catalog/catalog.js';
+import { rootCause } from './evaluator.js';
 
 /** Documents the conditions do not read: a change to one needs no evaluation. */
 const NOT_READ_BY_CONDITIONS: ReadonlySet<SettingKind> = new Set<SettingKind>(['stateTriggers', 'statRules', 'manualState']);
@@ -57,4 +60,12 @@ export function createCatalogFollower(deps: CatalogFollowerDeps): (writes: reado
       }
     }
   };
+}
+
+/** The stored state changes a change of the tree made, each naming the entity that caused it. */
+export function childStateRows(changes: readonly PropagationChange[], now: number, entity: (id: string) => MemEntity | undefined): StateChangeRow[] {
+  return changes.map((p): StateChangeRow => {
+    const cause = p.cause === undefined ? undefined : entity(p.cause);
+    return { entityId: p.id, stateId: p.to, previousStateId: p.from, timestamp: now, reason: cause ? { code: CHILD_STATE, rootCause: rootCause(cause) } : { code: CHILD_STATE } };
+  });
 }
