@@ -1,6 +1,7 @@
 // `npm run agent -- --server URL --token T [--name N]`: a remote agent (see agent.ts).
 import { parseArgs } from 'node:util';
 import { runAgent } from './agent.js';
+import { joinOptionValues } from './cli-args.js';
 
 const USAGE = 'usage: npm run agent -- --server http://vigil:8080 --token <API token> [--name <agent name>] [--concurrency N]';
 
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
+      args: joinOptionValues(process.argv.slice(2), ['server', 'token', 'name', 'concurrency']),
       options: {
         server: { type: 'string' },
         token: { type: 'string' },
