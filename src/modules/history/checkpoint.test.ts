@@ -90,6 +90,26 @@ describe('history checkpoint', () => {
     assert.equal(t.slices.at(-1)!.journalUpTo, second);
   });
 
+  it('a series that gets a value during every checkpoint write does not hold the journal back', async () => {
+    const t = setup();
+    await t.history.load();
+    let upTo = await t.push(t.now(), 0);
+    const trimmed: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const release = t.holdNextWrite();
+      const running = t.history.checkpoint(upTo, true);
+      await tick();
+      const during = await t.push(t.now() + round * 1000, round);
+      release();
+      await running;
+      trimmed.push(t.slices.at(-1)!.journalUpTo);
+      // Everything before the value that came during the write is stored: trimmed up to it, not past it.
+      assert.equal(t.slices.at(-1)!.journalUpTo, during - 1);
+      upTo = during;
+    }
+    assert.ok(trimmed[0]! < trimmed[1]! && trimmed[1]! < trimmed[2]!, `journal trim moves on: ${trimmed}`);
+  });
+
   it('a head sealed while a value arrives keeps that value (and only it) for the next checkpoint', async () => {
     const t = setup();
     await t.history.load();

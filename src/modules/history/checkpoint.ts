@@ -4,7 +4,9 @@
 // open across awaits); meanwhile intake goes on. Afterwards only what the snapshot covered is
 // cleared: a head or last stat that changed during the write stays dirty (a sealed head keeps
 // the points that came after its snapshot), and the journal keeps their entries (their ids
-// are above `journalUpTo`, or below a dirty head's `pendingJournal`).
+// are above `journalUpTo`, or at or above a dirty head's `pendingJournal`, which then starts
+// at the oldest entry recorded into it during the write: a series written to during every
+// checkpoint still lets the journal be trimmed).
 import { decodeChunk, encodeChunk } from '../../core/history/chunk-codec.js';
 import { rollupByHour } from '../../core/history/rollup.js';
 import type { Checkpoint, ChunkRow, HistoryStore, RollupRow } from '../../storage/history-types.js';
@@ -74,6 +76,7 @@ export function createCheckpoint({ store, heads, last, sealedEnd, rollups, clock
       // An overlapping head that changed since its hours were recomputed waits for the next checkpoint.
       if (shouldSeal(h) && (!rollups.overlaps(seriesId, h) || over?.version === h.version)) {
         const seen: Seen = { seriesId, head: h, version: h.version };
+        h.snapshotTaken();
         if (h.size > 0) {
           const chunk = { seriesId, startTs: h.ts[0]!, endTs: h.ts[h.size - 1]!, n: h.size, data: encodeChunk(h.ts, h.values) };
           c.sealed.push(over
@@ -86,6 +89,7 @@ export function createCheckpoint({ store, heads, last, sealedEnd, rollups, clock
       } else if (h.dirty && h.pendingJournal <= cutoff) {
         c.open.push({ seriesId, data: encodeChunk(h.ts, h.values) });
         written.push({ seriesId, head: h, version: h.version });
+        h.snapshotTaken();
       }
     }
     if (c.open.length === 0) return;
@@ -100,8 +104,12 @@ export function createCheckpoint({ store, heads, last, sealedEnd, rollups, clock
         h.removeStored(stored.ts, stored.values);
       }
       if (h.version === version || h.size === 0) heads.delete(seriesId);
+      else h.storedBehind();
     }
-    for (const { head: h, version } of written) if (h.version === version) h.dirty = false;
+    for (const { head: h, version } of written) {
+      if (h.version === version) h.dirty = false;
+      else h.storedBehind();
+    }
   }
 
   return {

@@ -3,7 +3,7 @@
 // a checkpoint trims what it has made durable otherwise; at start the rest is read back and
 // replayed by the intake. The entry format is this file's business alone.
 import type { StatItem } from '../../core/pipeline/stat-item.js';
-import type { HistoryStore, SeriesName } from '../../storage/history-types.js';
+import type { HistoryStore } from '../../storage/history-types.js';
 import type { SeriesIndex } from './series-index.js';
 
 /** A journal entry: [entityId, timestamp, payload], and 1 when the payload extends the last one. */
@@ -17,9 +17,7 @@ export function createHistoryJournal({ store, series }: { store: HistoryStore; s
 
   /** Writes an entry with the series its items need and the index lacks; the store gives their ids. */
   async function write(body: string, items: readonly StatItem[]): Promise<number> {
-    const unknown: SeriesName[] = [];
-    for (const i of items) series.unknown(i.entityId, i.numbers, unknown);
-    const p = store.appendJournal(body, unknown);
+    const p = store.appendJournal(body, series.unknownIn(items));
     writing.add(p);
     try {
       const { id, series: stored } = await p;
@@ -52,9 +50,7 @@ export function createHistoryJournal({ store, series }: { store: HistoryStore; s
      * journal) in an empty entry; returns its id, or undefined when there were none to add.
      */
     async addSeries(items: readonly StatItem[]): Promise<number | undefined> {
-      const unknown: SeriesName[] = [];
-      for (const i of items) series.unknown(i.entityId, i.numbers, unknown);
-      return unknown.length > 0 ? write('[]', items) : undefined;
+      return series.unknownIn(items).length > 0 ? write('[]', items) : undefined;
     },
 
     /** Resolves once the writes in flight (if any) are done, whatever their outcome. */

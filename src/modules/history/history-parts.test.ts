@@ -12,9 +12,11 @@ describe('series index', () => {
   it('names each unknown metric once (ids come from the store), knows the rows it is given, and forgets them', () => {
     const s = new SeriesIndex();
     s.add({ id: 7, entityId: 'a', metric: 'x' });
-    const names: SeriesName[] = [];
-    s.unknown('a', [['x', 1], ['y', 2], ['y', 3]], names);
-    s.unknown('b', [['x', 1]], names);
+    const names = s.unknownIn([
+      { entityId: 'a', numbers: [['x', 1], ['y', 2], ['y', 3]] },
+      { entityId: 'b', numbers: [['x', 1]] },
+      { entityId: 'a', numbers: [['y', 4]] },
+    ]);
     assert.deepEqual(names, [{ entityId: 'a', metric: 'y' }, { entityId: 'b', metric: 'x' }]);
     assert.equal(s.id('a', 'y'), undefined, 'not known before the store gave its id');
     s.add({ id: 12, ...names[0]! });
@@ -22,6 +24,9 @@ describe('series index', () => {
     assert.equal(s.has(12), true);
     assert.deepEqual(s.metrics('a'), ['x', 'y']);
     assert.deepEqual(s.forgetEntity('a').sort(), [12, 7]);
+    // 200,000 new series in one batch: linear (a scan of the names so far for each would take minutes).
+    const many = Array.from({ length: 2000 }, (_, e) => ({ entityId: `e${e}`, numbers: Array.from({ length: 100 }, (_, m) => [`m${m}`, m] as const) }));
+    assert.equal(s.unknownIn(many).length, 200_000);
     assert.equal(s.ofEntity('a'), undefined);
     assert.equal(s.has(7), false);
   });

@@ -77,7 +77,7 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
         const id = byMetric?.get(metric);
         if (id === undefined) continue; // created by the journal before; absent only if the entity is gone
         const h = head(id);
-        if (!h.dirty) h.pendingJournal = journalId;
+        h.fromJournal(journalId);
         h.add(timestamp, value);
         h.touched = now;
       }

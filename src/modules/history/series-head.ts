@@ -12,6 +12,30 @@ export class SeriesHead {
   touched = 0;
   /** Counts appends: a checkpoint's snapshot is still the whole head only if this has not moved. */
   version = 0;
+  /**
+   * The oldest journal entry among the points added since a checkpoint last took a snapshot of
+   * this head. When the head changed while that snapshot was written, this is where its
+   * pending journal now starts: the entries before it are all in the stored snapshot. (The
+   * entry recorded before the write is not a bound: a networked store may finish journal
+   * writes out of order.)
+   */
+  journalSince = Number.POSITIVE_INFINITY;
+
+  /** Records that a point of journal entry `id` is about to be added. */
+  fromJournal(id: number): void {
+    if (!this.dirty || id < this.pendingJournal) this.pendingJournal = id;
+    if (id < this.journalSince) this.journalSince = id;
+  }
+
+  /** A checkpoint takes a snapshot of the head as it is now. */
+  snapshotTaken(): void {
+    this.journalSince = Number.POSITIVE_INFINITY;
+  }
+
+  /** The snapshot was stored but the head changed meanwhile: what is pending starts after it. */
+  storedBehind(): void {
+    this.pendingJournal = this.journalSince;
+  }
 
   add(ts: number, value: number): void {
     const n = this.ts.length;

@@ -35,17 +35,25 @@ export class SeriesIndex {
   }
 
   /**
-   * Adds to `into` the metrics of `entityId` with no known series (each once); the store gives
-   * their ids, and `add` makes them known. Until then a concurrent write names them again,
-   * which the store answers with the same id.
+   * The metrics of these items with no known series, each once; the store gives their ids, and
+   * `add` makes them known. Until then a concurrent write names them again, which the store
+   * answers with the same id. One set lookup per new metric: a batch of many new entities ×
+   * metrics (anyone with the push right may send one) costs linear time, not quadratic.
    */
-  unknown(entityId: string, numbers: ReadonlyArray<readonly [string, number]>, into: SeriesName[]): void {
-    const known = this.byEntity.get(entityId);
-    for (const [metric] of numbers) {
-      if (known?.has(metric)) continue;
-      if (into.some((s) => s.entityId === entityId && s.metric === metric)) continue;
-      into.push({ entityId, metric });
+  unknownIn(items: ReadonlyArray<{ entityId: string; numbers: ReadonlyArray<readonly [string, number]> }>): SeriesName[] {
+    const names: SeriesName[] = [];
+    let named: Set<string> | undefined;
+    for (const { entityId, numbers } of items) {
+      const known = this.byEntity.get(entityId);
+      for (const [metric] of numbers) {
+        if (known?.has(metric)) continue;
+        const key = `${entityId}\0${metric}`;
+        if ((named ??= new Set()).has(key)) continue;
+        named.add(key);
+        names.push({ entityId, metric });
+      }
     }
+    return names;
   }
 
   /** Forgets a deleted entity's series; returns their ids. */
