@@ -75,6 +75,16 @@ forEachBackend('history store', (storage, backend) => {
     assert.equal((await s.history.loadSeries()).length, 3);
   }));
 
+  it('a forgotten series\' id is not given out again, even when it was the newest', () => withFreshStorage(backend, async (s) => {
+    const a = await series(s, 'm1');
+    const b = await series(s, 'm2');
+    await s.history.forgetEntities([ROOT]);
+    const c = await series(s, 'm2');
+    assert.ok(c > Math.max(a, b), `${c} after ${a} and ${b}`);
+    await s.history.forgetEntities([ROOT]);
+    assert.ok((await series(s, 'm3')) > c);
+  }));
+
   it('a checkpoint slice stores sealed chunks, open chunks and last stats, and cuts the journal up to its mark only', () => withFreshStorage(backend, async (s) => {
     const a = await series(s, 'm1');
     const b = await series(s, 'm2');

@@ -8,10 +8,9 @@ const chunkOf = (r: ChunkDb): ChunkRow => ({ id: r.id, seriesId: r.series_id, st
 
 export function createSqliteHistoryStore(db: Database.Database, gate: WriteGate): HistoryStore {
   // A series stored already keeps its id; a new one is stored only for an entity that still
-  // exists (one deleted while its batch waited leaves no rows) and gets SQLite's next id.
-  // Until the table is AUTOINCREMENT (a pending migration) that is max(id) + 1, which gives the
-  // newest series' id again once it was forgotten. Looked up first, since with AUTOINCREMENT a
-  // conflicting insert would use up an id of the sequence.
+  // exists (one deleted while its batch waited leaves no rows) and gets the table's next id.
+  // The table is AUTOINCREMENT (migration 0010), so a forgotten series' id is never given out
+  // again. Looked up first, since a conflicting insert would use up an id of the sequence.
   const seriesId = db.prepare<[number, string]>('SELECT id FROM series WHERE entity_id = ? AND metric = ?').pluck();
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?)');
   const insertJournal = db.prepare('INSERT INTO intake_journal (body) VALUES (?)');
