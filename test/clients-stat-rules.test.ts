@@ -4,7 +4,6 @@
 // payload into the last one, `drop` discards it (204 still). A rule's `condition` is a state
 // condition over the incoming metrics. Pushed over HTTP (POST /objects/:id/stat) and MQTT.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { dataClient } from './helpers/data.js';
 import { adminClient, as } from './helpers/entities.js';
 import { ADMIN, adminAuth, assertError, basic, call, createUser, startTestServer, type TestServer } from './helpers/server.js';
 import { freeTcpPort } from './helpers/ports.js';
+import { startServerProcess } from './helpers/server-process.js';
 
 let server: TestServer;
 const { mkObject, mkLink } = adminClient(() => server);
@@ -165,27 +165,10 @@ describe('extend after a crash', () => {
     const configFile = join(dataDir, 'config.json');
     // A checkpoint an hour away: what is acknowledged lives only in the journal.
     writeFileSync(configFile, JSON.stringify({ 'history.checkpointMs': 3_600_000 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: new URL('..', import.meta.url).pathname,
-      env: {
-        PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0',
-        ADMIN_PASSWORD: ADMIN.password, CONFIG_FILE: configFile,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const child = await startServerProcess(dataDir, { ADMIN_PASSWORD: ADMIN.password, CONFIG_FILE: configFile });
     let restarted: TestServer | undefined;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const m = out.match(/running at (http:\/\/[^/\s]+)/);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-      const api = `${url}/node/api`;
+      const { api } = child;
       const headers = { authorization: basic(ADMIN.login, ADMIN.password), 'content-type': 'application/json' };
       const send = (method: string, path: string, body: unknown) => fetch(`${api}${path}`, { method, headers, body: JSON.stringify(body) });
       const { id } = await (await send('POST', '/objects', { name: 'rules-crash', parent_id: ['1'] })).json() as { id: string };
@@ -193,8 +176,7 @@ describe('extend after a crash', () => {
       assert.equal((await send('POST', `/objects/${id}/stat`, { a: 1 })).status, 204);
       assert.equal((await send('POST', `/objects/${id}/stat`, { b: 2 })).status, 204);
       assert.equal((await send('POST', `/objects/${id}/stat`, { c: { d: 3 } })).status, 204);
-      child.kill('SIGKILL');
-      await exited;
+      await child.kill();
 
       restarted = await startTestServer({}, dataDir);
       const stat = await call(restarted, 'GET', `/objects/${id}/stat`, { headers: adminAuth });
@@ -203,7 +185,7 @@ describe('extend after a crash', () => {
       const history = await call(restarted, 'GET', `/objects/${id}/history?metrics=a,b,c.d&from=0`, { headers: adminAuth });
       assert.deepEqual(history.body.map((series: { metric: string; dps: unknown[] }) => [series.metric, series.dps.length]).sort(), [['a', 1], ['b', 1], ['c.d', 1]]);
     } finally {
-      child.kill('SIGKILL');
+      await child.kill();
       await restarted?.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     }

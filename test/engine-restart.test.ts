@@ -4,16 +4,15 @@
 // full duration after the restart, and once. A duration and a trigger that fell due while no
 // server ran are served at start-up, once.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { dataClient, until } from './helpers/data.js';
 import { ADMIN, adminAuth, call, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { startServerProcess } from './helpers/server-process.js';
 import { startWebhookSink } from './helpers/webhook-sink.js';
 
-const root = new URL('..', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-engine-restart-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -26,29 +25,8 @@ const RESTART_AT = 2_000;
 
 /** Starts the server as a child process; answers its URL and how to kill it. */
 async function startChild(): Promise<{ server: TestServer; kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0',
-      ADMIN_PASSWORD: ADMIN.password,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(/running at (http:\/\/[^/\s]+)/);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-  const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
-  return { server: { url, api: `${url}/node/api` } as TestServer, kill };
+  const p = await startServerProcess(dataDir, { ADMIN_PASSWORD: ADMIN.password });
+  return { server: { url: p.url, api: p.api } as TestServer, kill: p.kill };
 }
 
 const cond = (condition: unknown, state: number) => ({ condition, state, description: '' });

@@ -7,42 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { basic } from './helpers/server.js';
+import { startServerProcess } from './helpers/server-process.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-proc-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-function startProcess(env: Record<string, string>): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(/running at (http:\/\/[^/\s]+)/);
-      if (m) resolve({ child, url: m[1]!, output: () => out });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`exited ${code} before ready:\n${out}`)));
-  });
-}
 
 const exited = (child: ChildProcess) => new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
 let password = '';
 
 test('first start creates the admin with a generated password, printed once and saved 0600', async () => {
-  const p = await startProcess({});
+  const p = await startServerProcess(dataDir);
   try {
     const m = p.output().match(/created user "admin" with password (\S+)/);
     assert.ok(m, `no password in output:\n${p.output()}`);
@@ -52,12 +28,12 @@ test('first start creates the admin with a generated password, printed once and 
     assert.equal(res.status, 200);
   } finally {
     p.child.kill('SIGTERM');
-    assert.equal(await exited(p.child), 0);
+    assert.equal(await p.exited, 0);
   }
 });
 
 test('SIGTERM lets a request in flight finish; a restart keeps what was acknowledged', async () => {
-  const first = await startProcess({});
+  const first = await startServerProcess(dataDir);
   assert.doesNotMatch(first.output(), /with password/, 'the password is printed only on the first start');
   const creating = fetch(`${first.url}/node/api/users`, {
     method: 'POST',
@@ -69,15 +45,15 @@ test('SIGTERM lets a request in flight finish; a restart keeps what was acknowle
   first.child.kill('SIGTERM');
   const res = await creating;
   assert.equal(res.status, 201);
-  assert.equal(await exited(first.child), 0);
+  assert.equal(await first.exited, 0);
 
-  const second = await startProcess({});
+  const second = await startServerProcess(dataDir);
   try {
     const again = await fetch(`${second.url}/node/api/users/current`, { headers: { authorization: basic('in-flight', 'pw-in-flight') } });
     assert.equal(again.status, 200);
   } finally {
     second.child.kill('SIGINT');
-    assert.equal(await exited(second.child), 0);
+    assert.equal(await second.exited, 0);
   }
 });
 
