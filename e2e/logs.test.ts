@@ -48,6 +48,14 @@ async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<
 
 const recordRows = (page: Page, table: string) => page.getByRole('table', { name: table }).locator('tbody tr');
 
+/**
+ * A filtered answer replaces a list that may hold the same record: waits (a while at most)
+ * until the table shows one row, so the caller counts the filtered list, not the one before.
+ */
+async function untilOneRow(page: Page, table: string): Promise<void> {
+  await page.waitForFunction((label) => document.querySelectorAll(`table[aria-label="${label}"] tbody tr`).length === 1, table, { timeout: 5000 }).catch(() => undefined);
+}
+
 async function openPage(page: Page, link: string, heading: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -82,6 +90,7 @@ describe('event log and security log', () => {
     await search(page, 'Event log search');
     const rows = recordRows(page, 'Event log records');
     const summary = rows.first().locator('summary', { hasText: TRAP_OID });
+    await untilOneRow(page, 'Event log records');
     await summary.waitFor();
     assert.equal(await rows.count(), 1);
     assert.match(await rows.first().innerText(), /SNMP trap/);
@@ -103,7 +112,7 @@ describe('event log and security log', () => {
     await page.getByLabel('Filter (JSON)').press('Enter');
     const rows = recordRows(page, 'Event log records');
     // The unfiltered list holds that message too: wait for the filtered answer to replace it.
-    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Event log records"] tbody tr').length === 1).catch(() => undefined);
+    await untilOneRow(page, 'Event log records');
     await rows.getByText('sensors/room2: hello from room2').waitFor();
     assert.equal(await rows.count(), 1);
 
@@ -155,6 +164,7 @@ describe('event log and security log', () => {
     await page.getByLabel('Event', { exact: true }).selectOption({ label: 'Failed sign-in' });
     await search(page, 'Security log search');
     const rows = recordRows(page, 'Security log records');
+    await untilOneRow(page, 'Security log records');
     await rows.getByText('Failed sign-in').waitFor();
     assert.equal(await rows.count(), 1);
     const text = await rows.first().innerText();
@@ -185,6 +195,8 @@ describe('event log on a narrow screen', () => {
     await page.getByLabel('Type', { exact: true }).selectOption({ label: 'MQTT messages' });
     await search(page, 'Event log search');
     const rows = recordRows(page, 'Event log records');
+    // The list before the search holds that message too.
+    await untilOneRow(page, 'Event log records');
     await rows.getByText('narrow/two: second').waitFor();
     assert.equal(await rows.count(), 1);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
