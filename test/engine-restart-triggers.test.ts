@@ -2,33 +2,16 @@
 // store keeps them): armed again for their original moment, fired late (once) if they fell due
 // while it was down, and gone when the wait ended, was left or the entity deleted.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { StateTrigger } from '../src/core/conditions/entity-settings.js';
-import { triggerFixture, type TriggerFixture } from './support/triggers-fixture.js';
-import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.js';
+import type { TriggerFixture } from './support/triggers-fixture.js';
+import { useTriggerTests } from './support/trigger-tests.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let sink: WebhookSink;
-const fixtures: TriggerFixture[] = [];
-const fixture = () => {
-  const f = triggerFixture();
-  fixtures.push(f);
-  return f;
-};
-before(async () => {
-  sink = await startWebhookSink();
-});
-after(async () => {
-  await sink.close();
-});
-afterEach(async () => {
-  for (const f of fixtures.splice(0)) await f.close();
-});
-
-let pathNo = 0;
-const freshPath = () => `/r-${++pathNo}`;
-const hook = (path: string, duration: number): StateTrigger => ({ type: 'webhook', states: [5, 8], duration, payload: { url: sink.url + path, method: 'POST' } });
+const triggers = useTriggerTests('r');
+const { fixture, freshPath } = triggers;
+const hook = (path: string, duration: number): StateTrigger => ({ type: 'webhook', states: [5, 8], duration, payload: { url: triggers.sink().url + path, method: 'POST' } });
 const stored = async (f: TriggerFixture) => (await f.storage.engineMemory.load('trigger')).flatMap((e) => e.items.map((i) => [e.entityId, i.key]));
 
 describe('waiting triggers across a restart', () => {
@@ -41,13 +24,13 @@ describe('waiting triggers across a restart', () => {
     assert.deepEqual(await stored(f), [['1', '1']]);
     await f.restart();
     assert.equal(f.service.waitingCount('1'), 1, 'armed again');
-    const [got] = await sink.waitFor(path, 1);
+    const [got] = await triggers.sink().waitFor(path, 1);
     const late = got!.body.firedAt - got!.body.timestamp;
     assert.ok(late >= 600 && late < 600 + 250, `fired ${late} ms after the change, not 600 after the restart`);
     assert.deepEqual([got!.body.trigger.index, got!.body.trigger.duration], [1, 600]);
     assert.deepEqual([got!.body.previousState.id, got!.body.state.id], [3, 5]);
     await sleep(300);
-    assert.equal(sink.received(path).length, 1, 'once');
+    assert.equal(triggers.sink().received(path).length, 1, 'once');
     assert.deepEqual(await stored(f), []);
   });
 
@@ -59,15 +42,15 @@ describe('waiting triggers across a restart', () => {
     await sleep(30);
     await f.service.stop();
     await sleep(250);
-    assert.equal(sink.received(path).length, 0, 'nothing fires while stopped');
+    assert.equal(triggers.sink().received(path).length, 0, 'nothing fires while stopped');
     await f.restart();
-    const [got] = await sink.waitFor(path, 1);
+    const [got] = await triggers.sink().waitFor(path, 1);
     assert.ok(got!.body.firedAt - got!.body.timestamp >= 250);
     await sleep(200);
-    assert.equal(sink.received(path).length, 1, 'once');
+    assert.equal(triggers.sink().received(path).length, 1, 'once');
     await f.restart();
     await sleep(150);
-    assert.equal(sink.received(path).length, 1, 'not again after a second restart');
+    assert.equal(triggers.sink().received(path).length, 1, 'not again after a second restart');
   });
 
   it('a wait left, or of an entity that left its states or was deleted, does not come back', async () => {
@@ -87,7 +70,7 @@ describe('waiting triggers across a restart', () => {
     assert.equal(f.service.waitingCount(), 1);
     await sleep(400);
     assert.equal(f.service.waitingCount(), 0);
-    for (const p of [left, quiet, deleted]) assert.equal(sink.received(p).length, 0, p);
+    for (const p of [left, quiet, deleted]) assert.equal(triggers.sink().received(p).length, 0, p);
     assert.deepEqual(await stored(f), []);
   });
 });

@@ -1,35 +1,17 @@
 // State triggers with a duration (fire only if the entity stays), deleted entities, the bound on
 // sends in flight, stopping, and pruning of old runs.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { StateTrigger } from '../src/core/conditions/entity-settings.js';
 import { RUN_RETENTION_MS } from '../src/modules/triggers/service.js';
-import { testSettings, triggerFixture, type TriggerFixture } from './support/triggers-fixture.js';
-import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.js';
+import { testSettings, type TriggerFixture } from './support/triggers-fixture.js';
+import { useTriggerTests } from './support/trigger-tests.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let sink: WebhookSink;
-const fixtures: TriggerFixture[] = [];
-const fixture = (...args: Parameters<typeof triggerFixture>) => {
-  const f = triggerFixture(...args);
-  fixtures.push(f);
-  return f;
-};
-
-before(async () => {
-  sink = await startWebhookSink();
-});
-after(async () => {
-  await sink.close();
-});
-afterEach(async () => {
-  for (const f of fixtures.splice(0)) await f.close();
-});
-
-let pathNo = 0;
-const freshPath = () => `/d-${++pathNo}`;
-const hook = (path: string, duration: number, states = [5, 8]): StateTrigger => ({ type: 'webhook', states, duration, payload: { url: sink.url + path, method: 'POST' } });
+const triggers = useTriggerTests('d');
+const { fixture, freshPath } = triggers;
+const hook = (path: string, duration: number, states = [5, 8]): StateTrigger => ({ type: 'webhook', states, duration, payload: { url: triggers.sink().url + path, method: 'POST' } });
 
 describe('triggers with a duration', () => {
   it('staying in the states for the duration fires once, with the change that entered them', async () => {
@@ -37,10 +19,10 @@ describe('triggers with a duration', () => {
     const path = freshPath();
     f.entity('1', 'stays', [hook(path, 100)]);
     f.changeState('1', 5);
-    assert.equal(sink.received(path).length, 0, 'not at once');
+    assert.equal(triggers.sink().received(path).length, 0, 'not at once');
     assert.equal(f.service.waitingCount('1'), 1);
     f.changeState('1', 8); // still inside the states: the wait goes on
-    const [got] = await sink.waitFor(path, 1);
+    const [got] = await triggers.sink().waitFor(path, 1);
     assert.deepEqual([got!.body.previousState.id, got!.body.state.id], [3, 5]);
     assert.ok(got!.body.firedAt - got!.body.timestamp >= 100);
     assert.equal(f.service.waitingCount('1'), 0);
@@ -58,7 +40,7 @@ describe('triggers with a duration', () => {
     f.changeState('2', 3);
     assert.equal(f.service.waitingCount('2'), 0, 'the timer is gone');
     await sleep(300);
-    assert.equal(sink.received(path).length, 0);
+    assert.equal(triggers.sink().received(path).length, 0);
   });
 
   it('the entity must still be in the states when the wait ends, even if no event said it left', async () => {
@@ -69,7 +51,7 @@ describe('triggers with a duration', () => {
     f.setStateQuietly('3', 3);
     await sleep(250);
     assert.equal(f.service.waitingCount('3'), 0, 'the timer ran');
-    assert.equal(sink.received(path).length, 0);
+    assert.equal(triggers.sink().received(path).length, 0);
   });
 
   it('a trigger changed or removed while waiting does not fire; a deleted entity loses its timers', async () => {
@@ -84,8 +66,8 @@ describe('triggers with a duration', () => {
     assert.equal(f.service.waitingCount('5'), 0);
     await sleep(250);
     assert.equal(f.service.waitingCount('4'), 0, 'the timer ran');
-    assert.equal(sink.received(p1).length, 0);
-    assert.equal(sink.received(p2).length, 0);
+    assert.equal(triggers.sink().received(p1).length, 0);
+    assert.equal(triggers.sink().received(p2).length, 0);
   });
 });
 
@@ -93,13 +75,13 @@ describe('sends in flight, stopping, pruning', () => {
   it('at most maxInFlight sends run; the rest wait; stop cuts off those in flight and records every one', async () => {
     const f = fixture(testSettings({ webhookRetries: 0 }), { maxInFlight: 2, maxWaiting: 2, stopGraceMs: 50 });
     const path = freshPath();
-    sink.script(path, () => 'hang');
+    triggers.sink().script(path, () => 'hang');
     for (const id of ['10', '11', '12', '13', '14']) f.entity(id, `e${id}`, [hook(path, 0)]);
     for (const id of ['10', '11', '12', '13', '14']) f.changeState(id, 5);
-    await sink.waitFor(path, 2);
+    await triggers.sink().waitFor(path, 2);
     assert.deepEqual(f.service.sending(), { running: 2, waiting: 2 });
     await f.service.stop();
-    assert.equal(sink.received(path).length, 2, 'the waiting ones were never sent');
+    assert.equal(triggers.sink().received(path).length, 2, 'the waiting ones were never sent');
     const runs = await f.storage.triggerRuns.find({ limit: 10, skip: 0 });
     const errors = runs.map((r) => r.error).sort();
     assert.deepEqual(errors, [
