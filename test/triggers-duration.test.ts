@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StateTrigger } from '../src/core/conditions/entity-settings.js';
 import { RUN_RETENTION_MS } from '../src/modules/triggers/service.js';
-import { testSettings, type TriggerFixture } from './support/triggers-fixture.js';
+import { testSettings } from './support/triggers-fixture.js';
 import { useTriggerTests } from './support/trigger-tests.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
