@@ -20,6 +20,15 @@ export const ConfigSchema = Obj({
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String()),
+  /** PostgreSQL (used only with databaseUrl): the connection pool and its time limits. */
+  database: Obj({
+    /** Connections this node keeps at most. */
+    poolSize: Type.Integer({ minimum: 1, maximum: 1000 }),
+    /** A statement running longer is cancelled by the server (statement_timeout). */
+    statementTimeoutMs: Millis,
+    /** Waiting longer for a connection (pool full, or the server unreachable) is an error. */
+    connectTimeoutMs: Millis,
+  }),
   adminLogin: Type.String({ minLength: 1 }),
   adminPassword: Type.Optional(Type.String({ minLength: 1 })),
   mqttPort: Port,
@@ -188,6 +197,7 @@ const DEFAULTS: Config = {
     lockout: { loginMaxFailures: 5, addressMaxFailures: 50, windowMs: 5 * 60_000, cooldownMs: 5 * 60_000 },
   },
   securityLog: { retentionDays: 90 },
+  database: { poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 10_000 },
   history: { rawRetentionDays: 30, rollupRetentionDays: 730, checkpointMs: 10_000 },
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
@@ -258,6 +268,7 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('host', env.HOST);
   set('dataDir', env.DATA_DIR);
   set('databaseUrl', env.DATABASE_URL);
+  set('database.poolSize', envInt(env, 'DATABASE_POOL_SIZE'));
   set('adminLogin', env.ADMIN_LOGIN);
   set('adminPassword', env.ADMIN_PASSWORD);
   set('mqttPort', envInt(env, 'MQTT_PORT'));

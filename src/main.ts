@@ -49,7 +49,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   // Before anything is written there: an older version left it readable by others.
   const tightened = securePrivateDir(config.dataDir);
   if (tightened.length > 0) logger.warn({ paths: tightened }, 'DATA_DIR was readable by other accounts: modes tightened to 0700 (directory) and 0600 (files)');
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, (err) => logger.warn({ err }, 'database connection lost; the next query opens a new one'));
   // A start that fails part-way (a port already taken, say) stops whatever it started and
   // closes the storage: nothing may stay open (the event log's writer thread would keep the
   // process alive) or run on (a trigger wait sending, then writing to a closed store).

@@ -1,12 +1,16 @@
-// Picks the storage backend from the configuration.
+// Picks the storage backend from the configuration: PostgreSQL when DATABASE_URL is set,
+// otherwise the embedded SQLite database in DATA_DIR.
 import type { Config } from '../config.js';
+import { openPostgresStorage } from './postgres/open-postgres.js';
 import { openSqliteStorage } from './sqlite/open-sqlite.js';
 import type { Storage } from './types.js';
 
-export async function openStorage(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Storage> {
+export async function openStorage(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'database'>,
+  onConnectionError?: (err: Error) => void,
+): Promise<Storage> {
   if (config.databaseUrl) {
-    // TODO(issue: PostgreSQL backend) implement the stores for PostgreSQL.
-    throw new Error('DATABASE_URL is set, but the PostgreSQL backend is not available in this version');
+    return openPostgresStorage({ url: config.databaseUrl, ...config.database }, { onConnectionError });
   }
   return openSqliteStorage(config.dataDir);
 }

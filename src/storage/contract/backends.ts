@@ -1,14 +1,20 @@
 // The storage backends the store contract runs against. Each contract file loops over this
-// list, so a second backend (PostgreSQL: a throwaway database per open) is one entry here.
+// list: SQLite in a temporary directory, and PostgreSQL with a throwaway database per open on
+// the tests' own server (test/support/postgres-cluster.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { openSqliteStorage } from '../sqlite/open-sqlite.js';
+import { openPostgresStorage } from '../postgres/open-postgres.js';
+import { DEFAULT_PG_SETTINGS } from '../postgres/pg-db.js';
 import type { Storage } from '../types.js';
+import { createTestDatabase } from '../../../test/support/postgres-cluster.js';
 
 export interface OpenedBackend {
   storage: Storage;
+  /** PostgreSQL: the database's URL (a peer opens its own pool on it). */
+  url?: string;
   /** Closes the storage and removes everything it stored. */
   close(): Promise<void>;
 }
@@ -37,6 +43,26 @@ export const backends: Backend[] = [
           rmSync(dir, { recursive: true, force: true });
         },
       };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const database = await createTestDatabase();
+      const storage = await openPostgresStorage({ url: database.url, ...DEFAULT_PG_SETTINGS });
+      return {
+        storage,
+        url: database.url,
+        close: async () => {
+          await storage.close();
+          await database.drop();
+        },
+      };
+    },
+    async openPeer(of) {
+      if (!of.url) throw new Error('not a PostgreSQL storage');
+      const storage = await openPostgresStorage({ url: of.url, ...DEFAULT_PG_SETTINGS });
+      return { storage, url: of.url, close: () => storage.close() };
     },
   },
 ];

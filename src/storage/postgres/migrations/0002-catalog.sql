@@ -1,0 +1,1 @@
+-- placeholder (issue 18, this session)

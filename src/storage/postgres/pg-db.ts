@@ -1,0 +1,129 @@
+// The one door to PostgreSQL for every store: a connection pool (node-postgres) with the
+// configured size and time limits, statements prepared once per connection, and transactions
+// that always give their connection back. When the server restarts, the pool drops the broken
+// connections and opens new ones on the next query; a statement that was in flight fails to
+// its caller (a write is never retried or dropped silently here).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+export interface PgSettings {
+  url: string;
+  /** Connections kept at most. */
+  poolSize: number;
+  /** The server cancels a statement running longer (statement_timeout). */
+  statementTimeoutMs: number;
+  /** Waiting longer for a connection is an error. */
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_PG_SETTINGS: Omit<PgSettings, 'url'> = { poolSize: 10, statementTimeoutMs: 30_000, connectTimeoutMs: 10_000 };
+
+/** What a store runs statements on: the pool, or one transaction's connection. */
+export interface PgQueryable {
+  /** Runs one statement (prepared by name on its connection, so parsing happens once). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  rows<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  one<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R | undefined>;
+  /** Runs SQL text as is: several statements, no parameters, not prepared (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface PgDb extends PgQueryable {
+  readonly pool: pg.Pool;
+  /**
+   * Runs `work` in one transaction (READ COMMITTED unless `isolation` says otherwise): commits
+   * when it resolves, rolls back when it throws, and always releases the connection (a broken
+   * one is destroyed, not reused).
+   */
+  tx<T>(work: (q: PgQueryable) => Promise<T>, isolation?: 'serializable' | 'repeatable read'): Promise<T>;
+  close(): Promise<void>;
+}
+
+// Row values as the SQLite stores hand them out: bigint (ids, millisecond times) as numbers,
+// json/jsonb as their text (stores parse what they need, as with SQLite's TEXT columns).
+const INT8 = 20;
+const JSON_OID = 114;
+const JSONB_OID = 3802;
+const NUMERIC = 1700;
+const TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    if (oid === JSON_OID || oid === JSONB_OID) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+const statementNames = new Map<string, string>();
+
+/** A stable name per statement text; node-postgres prepares a named statement once per connection. */
+function nameOf(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = 'v' + createHash('sha1').update(text).digest('hex').slice(0, 20);
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+function queryableOf(client: pg.Pool | pg.PoolClient): PgQueryable {
+  const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+    client.query<R>({ name: nameOf(text), text, values });
+  return {
+    query,
+    rows: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => (await query<R>(text, values)).rows,
+    async one<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R | undefined> {
+      const { rows } = await query<R>(text, values);
+      return rows[0];
+    },
+    exec: async (sql) => void (await client.query(sql)),
+  };
+}
+
+export function openPgDb(settings: PgSettings, onIdleError: (err: Error) => void = () => {}): PgDb {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    // A transaction left open by a stuck caller must not hold its locks for ever.
+    idle_in_transaction_session_timeout: Math.max(settings.statementTimeoutMs * 2, 60_000),
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    types: TYPES,
+    application_name: 'vigil',
+  });
+  // An idle connection broken by a server restart is reported here; without a listener the
+  // process would exit. The pool has already dropped it.
+  pool.on('error', onIdleError);
+  const base = queryableOf(pool);
+  return {
+    pool,
+    ...base,
+    async tx(work, isolation) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}` : 'BEGIN');
+        const result = await work(queryableOf(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackErr) {
+          broken = rollbackErr as Error;
+        }
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** A unique constraint refused the row (SQLSTATE 23505); `constraint` narrows to one index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}

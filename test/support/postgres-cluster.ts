@@ -1,0 +1,123 @@
+// A PostgreSQL server of the tests' own: Debian's binaries, a cluster in a temporary directory,
+// a free loopback port, run as the `postgres` user when the tests run as root (the server
+// refuses root). Nothing system-wide is touched. `npm test` (scripts/run-tests.ts) starts one
+// for the whole run and passes its address on in VIGIL_TEST_PG_URL; a test file run on its
+// own starts one for itself on first use and stops it when the process exits.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { freeTcpPort } from '../helpers/ports.js';
+
+export const PG_URL_ENV = 'VIGIL_TEST_PG_URL';
+
+export interface PostgresCluster {
+  /** The superuser's URL of the `postgres` database. */
+  adminUrl: string;
+  dir: string;
+  stop(): void;
+}
+
+/** Where Debian keeps the server binaries (pg_ctl and initdb are not on PATH there). */
+export function postgresBinDir(): string {
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return join(base, versions[0], 'bin');
+  }
+  const onPath = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return join(onPath, '..');
+  throw new Error('PostgreSQL server binaries not found (install Debian\'s postgresql package; .ci/run does)');
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a server binary, as `postgres` when we are root. */
+function run(bin: string, args: string[]): void {
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * Starts a fresh cluster. Durability is switched off (fsync, full page writes): the tests
+ * check behaviour, not crash safety of the disk, and this keeps a CI run short. Benches that
+ * compare speed start their own cluster with the defaults (bench/support).
+ */
+export async function startPostgresCluster(options: { durable?: boolean } = {}): Promise<PostgresCluster> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
+  run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const port = await freeTcpPort();
+  const settings = [
+    `-p ${port}`, "-c listen_addresses=127.0.0.1", `-k ${dir}`, '-c max_connections=300',
+    '-c shared_buffers=128MB', '-c max_locks_per_transaction=256',
+    ...(options.durable ? [] : ['-c fsync=off', '-c full_page_writes=off', '-c synchronous_commit=off']),
+  ].join(' ');
+  run(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  let stopped = false;
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dir,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Already gone: nothing to stop.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let own: Promise<string> | undefined;
+
+/** The admin URL of the run's cluster, starting one for this process if none was given. */
+export function testPostgresAdminUrl(): Promise<string> {
+  const given = process.env[PG_URL_ENV];
+  if (given) return Promise.resolve(given);
+  own ??= startPostgresCluster().then((cluster) => {
+    process.once('exit', () => cluster.stop());
+    return cluster.adminUrl;
+  });
+  return own;
+}
+
+/** The URL of database `name` on the server `adminUrl` names. */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = '/' + name;
+  return url.toString();
+}
+
+/** Creates an empty database of its own on the test cluster; `drop` removes it. */
+export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const adminUrl = await testPostgresAdminUrl();
+  const name = 'vigil_' + randomBytes(6).toString('hex');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: databaseUrl(adminUrl, name),
+    name,
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
