@@ -1,6 +1,6 @@
 // The storage backends the store contract runs against. Each contract file loops over this
 // list: SQLite in a temporary directory, and PostgreSQL with a throwaway database per open on
-// the tests' own server (test/support/postgres-cluster.ts).
+// the tests' own server (postgres-cluster.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { openSqliteStorage } from '../sqlite/open-sqlite.js';
 import { openPostgresStorage } from '../postgres/open-postgres.js';
 import { DEFAULT_PG_SETTINGS } from '../postgres/pg-db.js';
 import type { Storage } from '../types.js';
-import { createTestDatabase } from '../../../test/support/postgres-cluster.js';
+import { createTestDatabase } from './postgres-cluster.js';
 
 export interface OpenedBackend {
   storage: Storage;

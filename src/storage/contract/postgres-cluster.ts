@@ -1,4 +1,5 @@
-// A PostgreSQL server of the tests' own: Debian's binaries, a cluster in a temporary directory,
+// Test support (beside the store contract that uses it first; integration tests and benches
+// import it too). A PostgreSQL server of the tests' own: Debian's binaries, a cluster in a temporary directory,
 // a free loopback port, run as the `postgres` user when the tests run as root (the server
 // refuses root). Nothing system-wide is touched. `npm test` (scripts/run-tests.ts) starts one
 // for the whole run and passes its address on in VIGIL_TEST_PG_URL; a test file run on its
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { freeTcpPort } from '../helpers/ports.js';
+import { createServer } from 'node:net';
 
 export const PG_URL_ENV = 'VIGIL_TEST_PG_URL';
 
@@ -33,6 +34,17 @@ export function postgresBinDir(): string {
 }
 
 const asRoot = process.getuid?.() === 0;
+
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 /** Runs a server binary, as `postgres` when we are root. */
 function run(bin: string, args: string[]): void {
