@@ -1,0 +1,72 @@
+// Time partitions on a real PostgreSQL: made on demand, rows outside the horizon kept in the
+// default partition and moved out when their period's partition is made, whole partitions
+// dropped by retention.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createTestDatabase } from '../contract/postgres-cluster.js';
+import { openPgDb, DEFAULT_PG_SETTINGS, type PgDb } from './pg-db.js';
+import { createPartitions, partitionName } from './partitions.js';
+
+const DAY = 86_400_000;
+let db: PgDb;
+let drop: () => Promise<void>;
+
+before(async () => {
+  const database = await createTestDatabase();
+  drop = database.drop;
+  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
+  await db.exec(`
+    CREATE TABLE samples (id bigint NOT NULL, ts bigint NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+    CREATE TABLE samples_default PARTITION OF samples DEFAULT;`);
+});
+after(async () => {
+  await db.close();
+  await drop();
+});
+
+async function partitionsOf(table: string): Promise<string[]> {
+  const rows = await db.rows<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table]);
+  return rows.map((r) => r.name);
+}
+
+test('a partition per period is made once, keys outside the horizon make none', async () => {
+  const now = 100 * DAY + 5;
+  const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  await parts.ensure([now, now + 1, now - DAY, 1 /* far in the past */, now + 50 * DAY /* far ahead */], now);
+  await parts.ensure([now], now); // known: nothing to do
+  assert.deepEqual(await partitionsOf('samples'), ['samples_default', partitionName('samples', 100), partitionName('samples', 99)].sort());
+  await db.query('INSERT INTO samples (id, ts) VALUES (1, $1), (2, 1), (3, $2)', [now, now + 50 * DAY]);
+  const where = await db.rows<{ t: string; id: number }>('SELECT tableoid::regclass::text AS t, id FROM samples ORDER BY id');
+  assert.deepEqual(where, [
+    { t: 'samples_p100', id: 1 },
+    { t: 'samples_default', id: 2 },
+    { t: 'samples_default', id: 3 },
+  ]);
+});
+
+test('another handle (another node) finds a partition made meanwhile and does not fail', async () => {
+  const now = 100 * DAY;
+  const other = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  await other.ensure([now], now);
+  assert.equal((await partitionsOf('samples')).filter((n) => n === 'samples_p100').length, 1);
+});
+
+test('rows waiting in the default partition move into their period when it is made', async () => {
+  const later = 150 * DAY; // the row at 150 days was far ahead then; now it is within the horizon
+  const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  await parts.ensure([later], later);
+  const row = await db.one<{ t: string }>('SELECT tableoid::regclass::text AS t FROM samples WHERE id = 3');
+  assert.equal(row?.t, 'samples_p150');
+});
+
+test('retention drops whole partitions before the cutoff and counts their rows', async () => {
+  await db.query('INSERT INTO samples (id, ts) VALUES (10, $1), (11, $2)', [99 * DAY + 1, 99 * DAY + 2]);
+  const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  // p99 ends at 100 days: dropped; p100 straddles 100.5 days: kept (the caller deletes its part).
+  assert.equal(await parts.dropBefore(100 * DAY + DAY / 2), 2);
+  const names = await partitionsOf('samples');
+  assert.ok(!names.includes('samples_p99'));
+  assert.ok(names.includes('samples_p100'));
+  assert.deepEqual((await db.rows<{ id: number }>('SELECT id FROM samples ORDER BY id')).map((r) => r.id), [1, 2, 3]);
+});
