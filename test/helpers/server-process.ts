@@ -1,7 +1,9 @@
 // The server as an operator runs it: `src/main.ts` in a child process on loopback ports, for
 // the tests that kill it (SIGKILL: nothing acknowledged may be lost) or stop it (SIGTERM) and
-// start it again on the same data directory.
+// start it again on the same data directory. With VIGIL_TEST_BACKEND=postgres it runs on the
+// data directory's PostgreSQL database (DATABASE_URL), the same one on every start.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { databaseUrlFor } from './test-database.js';
 
 const ROOT = new URL('..', new URL('..', import.meta.url)).pathname;
 
@@ -20,10 +22,16 @@ export interface ServerProcess {
 }
 
 /** Starts the server on `dataDir` (with `env` on top of the defaults); resolves once it listens. */
-export function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+// The database is left when the test removes the data dir: the run's cluster is thrown away.
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const databaseUrl = 'DATABASE_URL' in env ? undefined : await databaseUrlFor(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -1,5 +1,5 @@
-// Starts the real server (real SQLite file in a fresh temp dir, real HTTP on a loopback port)
-// and speaks to it as a client does.
+// Starts the real server (real SQLite file in a fresh temp dir, or a fresh PostgreSQL database
+// when VIGIL_TEST_BACKEND=postgres; real HTTP on a loopback port) and speaks to it as a client does.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
+import { databaseUrlFor, dropDatabaseOf } from './test-database.js';
 
 export const ADMIN = { login: 'admin', password: 'admin-pass-1' } as const;
 
@@ -24,7 +25,7 @@ export interface TestServer {
   printed: string[];
   /** Stops the server; the data dir is kept so a test may start again on it. */
   stop(): Promise<void>;
-  /** Stops (if running) and deletes the data dir. */
+  /** Stops (if running) and deletes the data dir (and its PostgreSQL database, if any). */
   destroy(): Promise<void>;
 }
 
@@ -34,6 +35,8 @@ export interface TestServer {
  */
 export async function startTestServer(overrides: Record<string, unknown> = {}, dataDir?: string): Promise<TestServer> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  // A test that names its own database keeps it; otherwise the data dir's (same on a restart).
+  const databaseUrl = 'databaseUrl' in overrides ? undefined : await databaseUrlFor(dir);
   const config = loadConfig({}, {
     port: 0,
     host: '127.0.0.1',
@@ -42,6 +45,7 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, d
     logLevel: 'silent',
     mqttPort: 0,
     snmpTrapPort: 0,
+    ...(databaseUrl ? { databaseUrl } : {}),
     ...overrides,
   });
   const printed: string[] = [];
@@ -63,6 +67,7 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, d
     stop,
     async destroy() {
       await stop();
+      await dropDatabaseOf(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,119 @@
+// `npm test`: every test file on SQLite (the store contract files run each case on SQLite and
+// on PostgreSQL), then the integration suite again with the server on PostgreSQL. One
+// PostgreSQL cluster serves the whole run (started here, its URL passed to the children in
+// VIGIL_TEST_PG_URL so no test file starts its own) and is thrown away at the end.
+// Exits non-zero when either pass failed; prints each pass's duration.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PG_URL_ENV, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Integration test files that cannot run with the server on PostgreSQL, each with why. Only
+ * files inherently about the SQLite files belong here: a test that merely uses the API runs
+ * on both backends.
+ */
+const SQLITE_ONLY: Record<string, string> = {
+  'test/data-dir-modes.test.ts': 'checks the file modes of vigil.db and events.db in DATA_DIR',
+  'test/clients-cors-ids-sessions.test.ts': 'writes rows of an earlier version into vigil.db and reads sessions.last_seen from it',
+  'test/clients-docs.test.ts': 'reads entity_docs from vigil.db to check a deleted document left no row',
+  'test/security-log.test.ts': 'writes aged records straight into vigil.db to test retention',
+};
+
+/** Files of test/ that start no server and open no storage: a second pass would repeat them unchanged. */
+const NO_STORAGE: Record<string, string> = {
+  'test/architecture/import-graph.test.ts': 'reads the source tree only',
+  'test/web-api-types.test.ts': 'compares generated types with the source',
+  'test/web-bundle.test.ts': 'inspects the built web bundle',
+  'test/probes/dns-probe.test.ts': 'a probe against dnsmasq, no server',
+  'test/probes/http-probe.test.ts': 'a probe against a local HTTP target, no server',
+  'test/probes/ping-probe.test.ts': 'a probe pinging loopback, no server',
+  'test/probes/snmp-probe.test.ts': 'a probe against snmpd, no server',
+  'test/probes/tcp-probe.test.ts': 'a probe against a local TCP port, no server',
+};
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      if (name === 'node_modules') continue;
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.test.ts')) out.push(relative(ROOT, path));
+    }
+  };
+  walk(join(ROOT, dir));
+  return out;
+}
+
+interface PassResult {
+  name: string;
+  ok: boolean;
+  ms: number;
+}
+
+/** Runs node's test runner on `files` (one file at a time, as the suite always ran). */
+function runPass(name: string, files: string[], env: NodeJS.ProcessEnv): Promise<PassResult> {
+  console.log(`\n=== ${name}: ${files.length} files ===`);
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+  });
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ name, ok: code === 0 && signal === null, ms: Date.now() - started }));
+  });
+}
+
+const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+
+async function main(): Promise<number> {
+  // Same order as before: `find src test e2e -name '*.test.ts' | sort` (byte order).
+  const all = [...testFiles('src'), ...testFiles('test'), ...testFiles('e2e')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const integration = all.filter((f) => f.startsWith('test/'));
+  for (const f of [...Object.keys(SQLITE_ONLY), ...Object.keys(NO_STORAGE)]) {
+    if (!integration.includes(f)) throw new Error(`scripts/run-tests.ts lists ${f}, which is not a test file (renamed? remove it from the list)`);
+  }
+  const onPostgres = integration.filter((f) => !(f in SQLITE_ONLY) && !(f in NO_STORAGE));
+
+  const t0 = Date.now();
+  let cluster: PostgresCluster | undefined;
+  const stop = () => cluster?.stop();
+  process.once('SIGINT', () => (stop(), process.exit(130)));
+  process.once('SIGTERM', () => (stop(), process.exit(143)));
+  const results: PassResult[] = [];
+  try {
+    cluster = await startPostgresCluster();
+    console.log(`PostgreSQL test cluster: ${cluster.adminUrl} (in ${cluster.dir}), started in ${Date.now() - t0} ms`);
+    const base: NodeJS.ProcessEnv = { ...process.env, [PG_URL_ENV]: cluster.adminUrl };
+    delete base.VIGIL_TEST_BACKEND;
+
+    results.push(await runPass('pass 1: every test file, server on SQLite (store contract on SQLite and PostgreSQL)', all, base));
+
+    console.log('\nNot run with the server on PostgreSQL (inherently about the SQLite files):');
+    for (const [f, why] of Object.entries(SQLITE_ONLY)) console.log(`  ${f}: ${why}`);
+    console.log('Not repeated on PostgreSQL (no storage involved; pass 1 ran them):');
+    for (const [f, why] of Object.entries(NO_STORAGE)) console.log(`  ${f}: ${why}`);
+    console.log('Browser tests (e2e/) ran in pass 1 on SQLite only (see the README, "Running on PostgreSQL").');
+    results.push(await runPass('pass 2: integration suite, server on PostgreSQL', onPostgres, { ...base, VIGIL_TEST_BACKEND: 'postgres' }));
+  } finally {
+    stop();
+  }
+
+  console.log('\n=== summary ===');
+  for (const r of results) console.log(`${r.ok ? 'passed' : 'FAILED'}  ${minutes(r.ms)}  ${r.name}`);
+  console.log(`total ${minutes(Date.now() - t0)}`);
+  return results.length === 2 && results.every((r) => r.ok) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
