@@ -1,8 +1,82 @@
-// PLACEHOLDER (issue 18, this session): replaced by the real PostgreSQL store.
-import type { TriggerRunsStore } from '../trigger-types.js';
+// Trigger runs in PostgreSQL: one row per fire, ids from the table's identity (shared by every
+// node), pages newest first on the (…, started, id) indexes.
+import type { NewTriggerRun, TriggerRun, TriggerRunsQuery, TriggerRunsStore, TriggerType } from '../trigger-types.js';
 import type { PgDb } from './pg-db.js';
 
+interface Row {
+  id: number;
+  entity_id: number;
+  entity_type: number;
+  entity_name: string;
+  trigger_index: number;
+  type: string;
+  target: string;
+  state_id: number;
+  previous_state_id: number;
+  state_ts: number;
+  started: number;
+  finished: number;
+  attempts: number;
+  ok: number;
+  error: string | null;
+  http_status: number | null;
+}
+
+const fromRow = (r: Row): TriggerRun => ({
+  id: String(r.id),
+  entityId: String(r.entity_id),
+  entityType: r.entity_type === 2 ? 2 : 1,
+  entityName: r.entity_name,
+  triggerIndex: r.trigger_index,
+  type: r.type as TriggerType,
+  target: r.target,
+  stateId: r.state_id,
+  previousStateId: r.previous_state_id,
+  stateTimestamp: r.state_ts,
+  started: r.started,
+  finished: r.finished,
+  attempts: r.attempts,
+  ok: r.ok === 1,
+  error: r.error,
+  httpStatus: r.http_status,
+});
+
+const COLUMNS = `id, entity_id, entity_type, entity_name, trigger_index, type, target, state_id, previous_state_id,
+  state_ts, started, finished, attempts, ok, error, http_status`;
+
 export function createPgTriggerRunsStore(db: PgDb): TriggerRunsStore {
-  void db;
-  return {} as TriggerRunsStore;
+  return {
+    async add(run: NewTriggerRun) {
+      const row = await db.one<{ id: number }>(`INSERT INTO trigger_runs (entity_id, entity_type, entity_name, trigger_index, type, target,
+        state_id, previous_state_id, state_ts, started, finished, attempts, ok, error, http_status)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`, [
+        Number(run.entityId), run.entityType, run.entityName, run.triggerIndex, run.type, run.target,
+        run.stateId, run.previousStateId, run.stateTimestamp, run.started, run.finished, run.attempts, run.ok ? 1 : 0,
+        run.error, run.httpStatus,
+      ]);
+      return String(row!.id);
+    },
+
+    async find(q: TriggerRunsQuery) {
+      // A handful of shapes (entity, ok, from, to): each text is prepared once per connection.
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const bind = (v: unknown) => `$${params.push(v)}`;
+      if (q.entityId !== undefined) {
+        // An id that is not a number names no entity (SQLite would just match nothing).
+        if (!/^-?[0-9]{1,18}$/.test(q.entityId)) return [];
+        where.push(`entity_id = ${bind(Number(q.entityId))}`);
+      }
+      if (q.ok !== undefined) where.push(`ok = ${bind(q.ok ? 1 : 0)}`);
+      if (q.from !== undefined) where.push(`started >= ${bind(q.from)}`);
+      if (q.to !== undefined) where.push(`started <= ${bind(q.to)}`);
+      const sql = `SELECT ${COLUMNS} FROM trigger_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY started DESC, id DESC LIMIT ${bind(q.limit)} OFFSET ${bind(q.skip)}`;
+      return (await db.rows<Row>(sql, params)).map(fromRow);
+    },
+
+    async deleteStartedBefore(timestamp: number) {
+      return (await db.query('DELETE FROM trigger_runs WHERE started < $1', [timestamp])).rowCount ?? 0;
+    },
+  };
 }
