@@ -127,3 +127,8 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string };
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** A foreign key refused the row (SQLSTATE 23503): the row it points to is gone. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return (err as { code?: string })?.code === '23503';
+}
