@@ -1,8 +1,137 @@
-// PLACEHOLDER (issue 18, this session): replaced by the real PostgreSQL store.
-import type { UsersStore } from '../types.js';
-import type { PgDb } from './pg-db.js';
+// Users in PostgreSQL: the SQLite store's rows and answers, with the unique keys (login, API
+// token hash) enforced by named constraints so a refused write says which key it hit.
+import { DuplicateKeyError, type NewUser, type Page, type UserChanges, type UserRecord, type UsersStore } from '../types.js';
+import { isUniqueViolation, type PgDb } from './pg-db.js';
+import { rowId } from './row-id.js';
+
+interface UserRow {
+  id: number;
+  login: string;
+  email: string;
+  status: number;
+  language: string;
+  contacts: string;
+  event_filter: string;
+  permissions: string;
+  object_permissions: string | null;
+  active_to: number | null;
+  is_admin: number;
+  password_hash: string;
+  token_hash: string | null;
+  auth_version: number;
+  created: number;
+  updated: number;
+}
+
+const fromRow = (r: UserRow): UserRecord => ({
+  id: String(r.id),
+  login: r.login,
+  email: r.email,
+  status: r.status,
+  language: r.language,
+  contacts: JSON.parse(r.contacts),
+  eventFilter: JSON.parse(r.event_filter),
+  permissions: JSON.parse(r.permissions),
+  objectPermissions: r.object_permissions === null ? null : JSON.parse(r.object_permissions),
+  activeTo: r.active_to,
+  isAdmin: r.is_admin === 1,
+  passwordHash: r.password_hash,
+  tokenHash: r.token_hash,
+  authVersion: r.auth_version,
+  created: r.created,
+  updated: r.updated,
+});
+
+/** Record field → column, with how the value is stored. */
+const COLUMNS: Record<keyof UserChanges, [string, (v: never) => unknown]> = {
+  login: ['login', (v: string) => v],
+  email: ['email', (v: string) => v],
+  status: ['status', (v: number) => v],
+  language: ['language', (v: string) => v],
+  contacts: ['contacts', (v: unknown[]) => JSON.stringify(v)],
+  eventFilter: ['event_filter', (v: unknown[]) => JSON.stringify(v)],
+  permissions: ['permissions', (v: string[]) => JSON.stringify(v)],
+  objectPermissions: ['object_permissions', (v: object | null) => (v === null ? null : JSON.stringify(v))],
+  activeTo: ['active_to', (v: number | null) => v],
+  isAdmin: ['is_admin', (v: boolean) => (v ? 1 : 0)],
+  passwordHash: ['password_hash', (v: string) => v],
+  tokenHash: ['token_hash', (v: string | null) => v],
+};
+
+/** Constraint names from migration 0001. */
+function rethrowUnique(err: unknown): never {
+  if (isUniqueViolation(err, 'users_token_hash_key')) throw new DuplicateKeyError('token');
+  if (isUniqueViolation(err, 'users_login_key')) throw new DuplicateKeyError('login');
+  throw err;
+}
 
 export function createPgUsersStore(db: PgDb): UsersStore {
-  void db;
-  return {} as UsersStore;
+  const one = async (sql: string, values: unknown[]) => {
+    const row = await db.one<UserRow>(sql, values);
+    return row && fromRow(row);
+  };
+  return {
+    async list(page: Page) {
+      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id LIMIT $1 OFFSET $2', [page.limit, page.skip])).map(fromRow);
+    },
+    async all() {
+      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id')).map(fromRow);
+    },
+    async count() {
+      return (await db.one<{ n: number }>('SELECT count(*) AS n FROM users'))!.n;
+    },
+    async get(id) {
+      const key = rowId(id);
+      return key === undefined ? undefined : one('SELECT * FROM users WHERE id = $1', [key]);
+    },
+    getByLogin: (login) => one('SELECT * FROM users WHERE login = $1', [login]),
+    getByTokenHash: (tokenHash) => one('SELECT * FROM users WHERE token_hash = $1', [tokenHash]),
+    async create(user: NewUser, now: number) {
+      try {
+        const row = await db.one<UserRow>(`INSERT INTO users (login, email, status, language, contacts, event_filter,
+          permissions, object_permissions, active_to, is_admin, password_hash, created, updated)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`, [
+          user.login,
+          user.email,
+          user.status,
+          user.language,
+          JSON.stringify(user.contacts),
+          JSON.stringify(user.eventFilter),
+          JSON.stringify(user.permissions),
+          user.objectPermissions === null ? null : JSON.stringify(user.objectPermissions),
+          user.activeTo,
+          user.isAdmin ? 1 : 0,
+          user.passwordHash,
+          now,
+        ]);
+        return fromRow(row!);
+      } catch (err) {
+        rethrowUnique(err);
+      }
+    },
+    async update(id, changes, now, bumpAuth) {
+      const key = rowId(id);
+      if (key === undefined) return undefined;
+      const values: unknown[] = [key, now];
+      const sets: string[] = ['updated = $2'];
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        const [column, encode] = COLUMNS[field as keyof UserChanges];
+        values.push(encode(value as never));
+        sets.push(`${column} = $${values.length}`);
+      }
+      if (bumpAuth) sets.push('auth_version = auth_version + 1');
+      try {
+        // The column list comes from COLUMNS (never from input), so this text is safe; each
+        // combination of changed fields is one prepared statement.
+        return await one(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
+      } catch (err) {
+        rethrowUnique(err);
+      }
+    },
+    async delete(id) {
+      const key = rowId(id);
+      return key !== undefined && (await db.query('DELETE FROM users WHERE id = $1', [key])).rowCount! > 0;
+    },
+  };
 }
