@@ -1,8 +1,86 @@
-// PLACEHOLDER (issue 18, this session): replaced by the real PostgreSQL store.
-import type { AnnotationsStore } from '../annotation-types.js';
-import type { PgDb } from './pg-db.js';
+// Data annotations in PostgreSQL: the SQLite store's queries, keyset paging by (timestamp, id).
+import type { AnnotationQuery, AnnotationRow, AnnotationsStore, NewAnnotation } from '../annotation-types.js';
+import { isForeignKeyViolation, type PgDb } from './pg-db.js';
+import { rowId } from './row-id.js';
+
+interface Row {
+  id: number;
+  timestamp: number;
+  content: string;
+  user_id: number;
+  entity_id: number | null;
+  tags: string | null;
+  changed: number;
+}
+
+const fromRow = (r: Row): AnnotationRow => ({
+  id: String(r.id),
+  timestamp: r.timestamp,
+  content: r.content,
+  userId: String(r.user_id),
+  entityId: r.entity_id === null ? null : String(r.entity_id),
+  tags: r.tags === null ? null : (JSON.parse(r.tags) as string[]),
+  changed: r.changed,
+});
+
+const tagsText = (tags: string[] | null) => (tags === null ? null : JSON.stringify(tags));
+const COLUMNS = 'id, timestamp, content, user_id, entity_id, tags, changed';
 
 export function createPgAnnotationsStore(db: PgDb): AnnotationsStore {
-  void db;
-  return {} as AnnotationsStore;
+  return {
+    async create(row: NewAnnotation) {
+      // An entity id that is not one names no entity: the same answer as the foreign key's.
+      const entityId = row.entityId === null ? null : rowId(row.entityId);
+      if (entityId === undefined) return undefined;
+      try {
+        const r = await db.one<Row>(`INSERT INTO history_annotations (timestamp, content, user_id, entity_id, tags, changed)
+          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+          [row.timestamp, row.content, row.userId, entityId, tagsText(row.tags), row.changed]);
+        return fromRow(r!);
+      } catch (err) {
+        if (isForeignKeyViolation(err)) return undefined;
+        throw err;
+      }
+    },
+
+    async get(id: string) {
+      const key = rowId(id);
+      const r = key === undefined ? undefined : await db.one<Row>(`SELECT ${COLUMNS} FROM history_annotations WHERE id = $1`, [key]);
+      return r && fromRow(r);
+    },
+
+    async find(q: AnnotationQuery) {
+      const values: unknown[] = [q.from, q.to];
+      const where = ['timestamp >= $1', 'timestamp <= $2'];
+      const param = (v: unknown) => `$${values.push(v)}`;
+      if (q.entityId !== undefined) {
+        const entityId = rowId(q.entityId);
+        if (entityId === undefined) return [];
+        where.push(`entity_id = ${param(entityId)}`);
+      }
+      // Tags are few per annotation; the range (or entity) index narrows the rows first. The
+      // column is JSON text (as in SQLite); jsonb's ? asks whether the array holds the string.
+      if (q.tag !== undefined) where.push(`tags::jsonb ? ${param(q.tag)}`);
+      if (q.after) {
+        const afterId = rowId(q.after.id) ?? 0;
+        where.push(`(timestamp, id) > (${param(q.after.timestamp)}, ${param(afterId)})`);
+      }
+      const sql = `SELECT ${COLUMNS} FROM history_annotations WHERE ${where.join(' AND ')}
+        ORDER BY timestamp, id LIMIT ${param(q.limit)} OFFSET ${param(q.after ? 0 : (q.skip ?? 0))}`;
+      return (await db.rows<Row>(sql, values)).map(fromRow);
+    },
+
+    async update(row: AnnotationRow) {
+      const key = rowId(row.id);
+      const r = key === undefined ? undefined : await db.one<Row>(`UPDATE history_annotations
+        SET timestamp = $1, content = $2, tags = $3, changed = $4 WHERE id = $5 RETURNING ${COLUMNS}`,
+        [row.timestamp, row.content, tagsText(row.tags), row.changed, key]);
+      return r && fromRow(r);
+    },
+
+    async delete(id: string) {
+      const key = rowId(id);
+      return key !== undefined && (await db.query('DELETE FROM history_annotations WHERE id = $1', [key])).rowCount! > 0;
+    },
+  };
 }

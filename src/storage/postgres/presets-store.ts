@@ -1,8 +1,76 @@
-// PLACEHOLDER (issue 18, this session): replaced by the real PostgreSQL store.
-import type { PresetsStore } from '../preset-types.js';
+// View presets in PostgreSQL. The per-owner limit must hold when requests (and nodes) race:
+// the count and the insert run in one transaction under a lock on the owner.
+import type { NewPreset, PresetQuery, PresetRow, PresetsStore } from '../preset-types.js';
 import type { PgDb } from './pg-db.js';
+import { rowId } from './row-id.js';
+
+interface Row {
+  id: number;
+  owner: number;
+  name: string;
+  key: string;
+  data: string;
+  shared: number;
+  created: number;
+  updated: number;
+}
+
+const fromRow = (r: Row): PresetRow => ({
+  id: String(r.id),
+  ownerId: String(r.owner),
+  name: r.name,
+  key: r.key,
+  data: JSON.parse(r.data) as Record<string, unknown>,
+  shared: r.shared === 1,
+  created: r.created,
+  updated: r.updated,
+});
+
+const COLUMNS = 'id, owner, name, key, data, shared, created, updated';
+/** First key of the per-owner advisory lock (the second is the owner's hash): presets' own space. */
+const PRESET_OWNER_LOCK = 7_411_050;
 
 export function createPgPresetsStore(db: PgDb): PresetsStore {
-  void db;
-  return {} as PresetsStore;
+  return {
+    create: (row: NewPreset, maxPerOwner: number) =>
+      db.tx(async (q) => {
+        // READ COMMITTED gives each statement a fresh snapshot, so once the lock is held the
+        // count sees every preset committed by whoever held it before. A lock on the owner
+        // (not on a row: an owner with no preset has none) serializes only that owner's creates.
+        await q.query('SELECT pg_advisory_xact_lock($1, hashint8($2::bigint))', [PRESET_OWNER_LOCK, row.ownerId]);
+        const r = await q.one<Row>(`INSERT INTO presets (owner, name, key, data, shared, created, updated)
+          SELECT $1::bigint, $2::text, $3::text, $4::text, $5::integer, $6::bigint, $7::bigint
+          WHERE (SELECT count(*) FROM presets WHERE owner = $1) < $8
+          RETURNING ${COLUMNS}`,
+          [row.ownerId, row.name, row.key, JSON.stringify(row.data), row.shared ? 1 : 0, row.created, row.updated, maxPerOwner]);
+        return r && fromRow(r);
+      }),
+
+    async get(id: string) {
+      const key = rowId(id);
+      const r = key === undefined ? undefined : await db.one<Row>(`SELECT ${COLUMNS} FROM presets WHERE id = $1`, [key]);
+      return r && fromRow(r);
+    },
+
+    async find(q: PresetQuery) {
+      const rows = q.key === undefined
+        ? await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE owner = $1 OR shared = 1 ORDER BY id LIMIT $2 OFFSET $3`,
+          [q.viewerId, q.limit, q.skip])
+        : await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE key = $1 AND (owner = $2 OR shared = 1) ORDER BY id LIMIT $3 OFFSET $4`,
+          [q.key, q.viewerId, q.limit, q.skip]);
+      return rows.map(fromRow);
+    },
+
+    async update(row: PresetRow) {
+      const key = rowId(row.id);
+      const r = key === undefined ? undefined : await db.one<Row>(`UPDATE presets SET name = $1, key = $2, data = $3, shared = $4, updated = $5
+        WHERE id = $6 RETURNING ${COLUMNS}`, [row.name, row.key, JSON.stringify(row.data), row.shared ? 1 : 0, row.updated, key]);
+      return r && fromRow(r);
+    },
+
+    async delete(id: string) {
+      const key = rowId(id);
+      return key !== undefined && (await db.query('DELETE FROM presets WHERE id = $1', [key])).rowCount! > 0;
+    },
+  };
 }
