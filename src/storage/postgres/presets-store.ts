@@ -53,11 +53,13 @@ export function createPgPresetsStore(db: PgDb): PresetsStore {
     },
 
     async find(q: PresetQuery) {
+      // A viewer id that is not one owns nothing: the shared presets only (as SQLite answers).
+      const viewer = rowId(q.viewerId) ?? 0;
       const rows = q.key === undefined
         ? await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE owner = $1 OR shared = 1 ORDER BY id LIMIT $2 OFFSET $3`,
-          [q.viewerId, q.limit, q.skip])
+          [viewer, q.limit, q.skip])
         : await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE key = $1 AND (owner = $2 OR shared = 1) ORDER BY id LIMIT $3 OFFSET $4`,
-          [q.key, q.viewerId, q.limit, q.skip]);
+          [q.key, viewer, q.limit, q.skip]);
       return rows.map(fromRow);
     },
 

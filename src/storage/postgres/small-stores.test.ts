@@ -101,6 +101,7 @@ test('id strings that are not ids name nothing (no failed cast)', async () => {
     assert.equal(await a.annotations.get(bad), undefined, bad);
     assert.deepEqual(await a.annotations.find({ from: 0, to: 1, limit: 1, entityId: bad }), [], bad);
     assert.equal(await a.presets.get(bad), undefined, bad);
+    assert.ok((await a.presets.find({ viewerId: bad, limit: 100, skip: 0 })).every((p) => p.shared), bad);
     assert.equal(await a.agents.delete(bad), false, bad);
     await a.agents.seen(bad, 1, 'x', 'y');
     await a.sessions.deleteForUser(bad);
