@@ -7,7 +7,7 @@
 // get their period's partition; anything outside (a device clock years off) lands in the
 // default partition, so a bad timestamp cannot make thousands of tables. If the default
 // already holds rows of a period whose partition is made later, they are moved into it.
-import type { PgDb } from './pg-db.js';
+import type { PgDb, PgQueryable } from './pg-db.js';
 
 export interface PartitionSpec {
   /** The partitioned table. */
@@ -26,9 +26,10 @@ export interface Partitions {
   /**
    * Drops every partition whose whole range lies before `cutoff`; returns how many rows they
    * held. Rows before `cutoff` in the partition that straddles it, or in the default one, are
-   * the caller's to delete.
+   * the caller's to delete. With `within`, the drops run in that transaction (the caller's
+   * delete of the rest, or a row count kept beside the table, then commits with them).
    */
-  dropBefore(cutoff: number): Promise<number>;
+  dropBefore(cutoff: number, within?: PgQueryable): Promise<number>;
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -85,8 +86,8 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
       }
     },
 
-    async dropBefore(cutoff) {
-      const parts = await db.rows<{ name: string }>(
+    async dropBefore(cutoff, within) {
+      const parts = await (within ?? db).rows<{ name: string }>(
         `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
          WHERE i.inhparent = $1::regclass`, [table]);
       let rows = 0;
@@ -95,13 +96,14 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
         if (!m) continue;
         const index = (m[1] === 'n' ? -1 : 1) * Number(m[2]);
         if ((index + 1) * periodMs > cutoff) continue;
-        rows += await db.tx(async (q) => {
+        const drop = async (q: PgQueryable) => {
           await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`vigil.partitions.${table}`]);
           if (!(await q.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]))?.r) return 0;
           const counted = await q.one<{ n: number }>(`SELECT count(*) AS n FROM ${name}`);
           await q.exec(`DROP TABLE ${name}`);
           return counted?.n ?? 0;
-        });
+        };
+        rows += await (within ? drop(within) : db.tx(drop));
         known.delete(index);
       }
       return rows;

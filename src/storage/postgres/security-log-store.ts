@@ -1,8 +1,88 @@
-// PLACEHOLDER (issue 18, this session): replaced by the real PostgreSQL store.
-import type { SecurityLogStore } from '../types.js';
+// The security log on PostgreSQL: one table partitioned by day on `ts` (migration 0006), the
+// record as jsonb, newest-first pages on the (ts, id) indexes. Retention drops the partitions
+// wholly before the cutoff and deletes only the rest, as one transaction.
+import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../types.js';
+import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
+import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
 
+interface Row {
+  id: number;
+  ts: number;
+  user_id: number | null;
+  record: string;
+}
+
+const fromRow = (r: Row): StoredSecurityEvent => ({
+  ...(JSON.parse(r.record) as Omit<SecurityEvent, 'timestamp' | 'userId'>),
+  id: String(r.id),
+  timestamp: r.ts,
+  userId: r.user_id === null ? null : String(r.user_id),
+});
+
+const LAYOUT: JsonbColumnLayout = {
+  column: 'record',
+  columns: { level: 'level', eventClassId: 'event_class', 'message.login': 'login', 'message.remoteAddress': 'remote_address' },
+  arraysPossible: false,
+};
+
+const DAY = 86_400_000;
+/**
+ * Timestamps back to this age get a partition of their own; older ones (a clock far off) land in
+ * the default partition and are deleted row by row. Longer than any sensible retention (the
+ * default is 90 days), short enough that a bad timestamp cannot make hundreds of tables.
+ */
+const HORIZON_MS = 400 * DAY;
+
+/** An id as the API gives it, or undefined when the string names no row (bigint would refuse it). */
+const idOf = (s: string) => (/^-?[0-9]{1,15}$/.test(s) ? Number(s) : undefined);
+
 export function createPgSecurityLogStore(db: PgDb): SecurityLogStore {
-  void db;
-  return {} as SecurityLogStore;
+  const partitions = createPartitions(db, { table: 'security_log', key: 'ts', periodMs: DAY, horizonMs: () => HORIZON_MS });
+  return {
+    async append(events) {
+      if (events.length === 0) return;
+      await partitions.ensure(events.map((e) => e.timestamp));
+      const records = events.map(({ timestamp: _t, userId: _u, ...rest }) => JSON.stringify(rest));
+      // WITH ORDINALITY ... ORDER BY: ids are drawn in the order the events were given.
+      await db.query(`INSERT INTO security_log (ts, user_id, level, event_class, login, remote_address, record)
+        SELECT ts, user_id, level, event_class, login, remote_address, record
+        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
+          WITH ORDINALITY AS u (ts, user_id, level, event_class, login, remote_address, record, n)
+        ORDER BY n`, [
+        events.map((e) => e.timestamp), events.map((e) => (e.userId === null ? null : idOf(e.userId) ?? null)),
+        events.map((e) => e.level), events.map((e) => e.eventClassId), events.map((e) => e.message.login),
+        events.map((e) => e.message.remoteAddress), records,
+      ]);
+    },
+
+    async find(q) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const bind = (v: unknown) => (params.push(v), `$${params.length}`);
+      if (q.userId !== undefined) {
+        const userId = idOf(q.userId);
+        if (userId === undefined) return []; // SQLite finds nothing for such a string either
+        where.push(`user_id = ${bind(userId)}`);
+      }
+      if (q.from !== undefined) where.push(`ts >= ${bind(q.from)}`);
+      if (q.to !== undefined) where.push(`ts <= ${bind(q.to)}`);
+      if (q.before) {
+        const id = idOf(q.before.id);
+        if (id === undefined) return [];
+        where.push(`(ts, id) < (${bind(q.before.timestamp)}, ${bind(id)})`);
+      }
+      if (q.conditions) jsonbConditionClauses(LAYOUT, q.conditions, where, params);
+      const sql = `SELECT id, ts, user_id, record FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+        ORDER BY ts DESC, id DESC LIMIT ${bind(q.limit)} OFFSET ${bind(q.before ? 0 : (q.skip ?? 0))}`;
+      return (await db.rows<Row>(sql, params)).map(fromRow);
+    },
+
+    deleteOlderThan: (timestamp) =>
+      db.tx(async (q) => {
+        const dropped = await partitions.dropBefore(timestamp, q);
+        const deleted = await q.query('DELETE FROM security_log WHERE ts < $1', [timestamp]);
+        return dropped + (deleted.rowCount ?? 0);
+      }),
+  };
 }

@@ -1,1 +1,76 @@
--- placeholder (issue 18, this session)
+-- The security log and the event log: append-heavy, read newest first in pages, and aged out
+-- by time. Both are partitioned by `ts` (one partition a day, made on demand by partitions.ts;
+-- a DEFAULT partition takes timestamps outside the horizon), so retention drops whole
+-- partitions instead of deleting rows. A partitioned table's primary key must hold the
+-- partition key, so it is (id, ts); ids come from an owned sequence (identity columns cannot
+-- be declared on partitioned tables the way the other tables have them).
+
+-- Security log: the record body as jsonb (filters look into it with ->, ->> and @>); time,
+-- user and the fields operators filter by most are columns too, as in SQLite.
+CREATE SEQUENCE security_log_id_seq;
+CREATE TABLE security_log (
+  id bigint NOT NULL DEFAULT nextval('security_log_id_seq'),
+  ts bigint NOT NULL,
+  user_id bigint,
+  level text NOT NULL,
+  event_class text NOT NULL,
+  login text NOT NULL,
+  remote_address text NOT NULL,
+  record jsonb NOT NULL,
+  PRIMARY KEY (id, ts)
+) PARTITION BY RANGE (ts);
+ALTER SEQUENCE security_log_id_seq OWNED BY security_log.id;
+CREATE TABLE security_log_default PARTITION OF security_log DEFAULT;
+CREATE INDEX security_log_ts ON security_log (ts, id);
+CREATE INDEX security_log_user_ts ON security_log (user_id, ts, id);
+CREATE INDEX security_log_class_ts ON security_log (event_class, ts, id);
+CREATE INDEX security_log_login_ts ON security_log (login, ts, id);
+-- Equality conditions on other record fields (record @> '{"host":"x"}'). The security log is
+-- written a few records a second at most, so the GIN index costs little there.
+CREATE INDEX security_log_record ON security_log USING gin (record jsonb_path_ops);
+
+-- Event log: SNMP traps and MQTT messages. `record` holds {"payload": ...} so that filter paths
+-- like payload.trapOid reach it as is. No GIN index on it: thousands of records a second are
+-- appended, and the SQLite store has no index on its payloads either (filters on payloads are
+-- read within a time range and checked by the caller's full filter).
+CREATE SEQUENCE event_log_id_seq;
+CREATE TABLE event_log (
+  id bigint NOT NULL DEFAULT nextval('event_log_id_seq'),
+  ts bigint NOT NULL,
+  type integer NOT NULL,
+  agent_id text NOT NULL,
+  entity_id bigint,
+  entity_type integer,
+  entity_name text,
+  record jsonb NOT NULL,
+  -- (id, ts): pages by id and the count trim (oldest ids first) read this index.
+  PRIMARY KEY (id, ts)
+) PARTITION BY RANGE (ts);
+ALTER SEQUENCE event_log_id_seq OWNED BY event_log.id;
+CREATE TABLE event_log_default PARTITION OF event_log DEFAULT;
+-- Each index ends in the id, as SQLite's end in the rowid: (ts, id), (type, ts, id), (agent_id, ts, id).
+CREATE INDEX event_log_ts ON event_log (ts, id);
+CREATE INDEX event_log_type_ts ON event_log (type, ts, id);
+CREATE INDEX event_log_agent_ts ON event_log (agent_id, ts, id);
+
+-- The latest record of each entity (read at start-up: what conditions on event.* see), one row
+-- per entity updated by each append, not an index on entity_id (rows of many entities arrive
+-- interleaved). `ts` too: with it the record is found by its primary key in its partition.
+CREATE TABLE event_latest (
+  entity_id bigint PRIMARY KEY,
+  event_id bigint NOT NULL,
+  ts bigint NOT NULL
+);
+-- Retention removes the pointers to the records it removed: those of deleted rows by their
+-- ids, those into dropped partitions by their time.
+CREATE INDEX event_latest_ts ON event_latest (ts);
+
+-- The number of records, changed in the transaction of every append and delete (ids have holes
+-- and count(*) would scan the log after every batch). Striped: each append adds to one of
+-- eight rows, so concurrent appenders (several per node, several nodes) do not all queue on
+-- one row lock; the count is their sum.
+CREATE TABLE event_log_count (
+  stripe integer PRIMARY KEY CHECK (stripe >= 0 AND stripe < 8),
+  n bigint NOT NULL
+);
+INSERT INTO event_log_count (stripe, n) SELECT s, 0 FROM generate_series(0, 7) AS s;
