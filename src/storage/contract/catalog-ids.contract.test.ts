@@ -47,4 +47,31 @@ forEachBackend('catalog store ids', (_storage, backend) => {
     assert.equal((await cat.lastIds()).entities, Number(c));
     await assert.rejects(cat.apply([], [{ space: 'entities', after: Number(b), last: Number(b) + 1 }]), IdsTakenError);
   }));
+
+  // Two writers (two nodes where the storage is shared, else two callers of one handle) claim
+  // the same range at the same moment: exactly one batch is stored, the other is refused whole.
+  it('ids: of two writers claiming the same ids at once, exactly one wins', async () => {
+    const opened = await backend.open();
+    const peer = backend.openPeer ? await backend.openPeer(opened) : undefined;
+    try {
+      const [a, b] = [opened.storage.catalog, (peer ?? opened).storage.catalog];
+      for (let round = 0; round < 10; round++) {
+        const { tags } = await a.lastIds();
+        assert.equal((await b.lastIds()).tags, tags, 'both writers read the same counter');
+        const id = String(tags + 1);
+        const claim = [{ space: 'tags' as const, after: tags, last: tags + 1 }];
+        const results = await Promise.allSettled([a.apply([tag(id, `a${round}`)], claim), b.apply([tag(id, `b${round}`)], claim)]);
+        const won = results.filter((r) => r.status === 'fulfilled').length;
+        assert.equal(won, 1, `round ${round}: one batch stored, not ${won}`);
+        const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        assert.ok(lost.reason instanceof IdsTakenError, String(lost.reason));
+        const winner = results[0].status === 'fulfilled' ? `a${round}` : `b${round}`;
+        assert.equal((await b.load()).tags.find((t) => t.id === id)?.name, winner, 'the winner\'s row, not overwritten by the loser');
+        assert.equal((await a.lastIds()).tags, tags + 1);
+      }
+    } finally {
+      await peer?.close();
+      await opened.close();
+    }
+  });
 });
