@@ -51,6 +51,34 @@ forEachBackend('catalog store', (storage) => {
     assert.equal(after.lastIds.entities, 4, 'ids are not given out again');
   });
 
+  it('catalog: writes that touch one row apply in the batch\'s order, however the kinds interleave', async () => {
+    const cat = storage().catalog;
+    const obj = (id: string, name: string, state = 1) => ({
+      id, name, class_id: null, state_id: state, owner_id: '1', client_data: '', discovery_id: null, parent_id: ['1'], tags: [], created: 1, updated: 1,
+    });
+    const prop = (id: string, entity: string, name: string, value: string) =>
+      ({ op: 'putProp' as const, row: { id, entity_id: entity, name, value, type_id: 3, created: 1, updated: 1 } });
+    const audit = (n: number) => ({ op: 'audit' as const, record: { timestamp: 7000 + n, userId: 'order', action: 'update' as const, resource: 'object' as const, resourceId: String(n), entityId: null, before: null, after: { n } } });
+    const states = (id: string, stateId: number) => ({ op: 'setStates' as const, changes: [{ entityId: id, stateId, previousStateId: 1, timestamp: 1, reason: { code: 1 } }], own: [] });
+    await cat.apply([
+      { op: 'putObject', row: obj('7001', 'first') }, prop('7001', '7001', 'ip', 'a'), audit(1),
+      states('7001', 5), { op: 'putObject', row: obj('7001', 'second', 3) }, audit(2), // the put after the state change wins
+      { op: 'putObject', row: obj('7002', 'gone') }, prop('7002', '7002', 'ip', 'x'), { op: 'deleteEntities', ids: ['7002'] }, audit(3),
+      { op: 'putObject', row: obj('7002', 'back') }, // deleted, then stored again: no property left
+      prop('7001', '7001', 'ip', 'b'), { op: 'deleteProp', id: '7001', entityId: '7001' }, prop('7003', '7001', 'ip', 'c'), audit(4),
+      { op: 'putSetting', row: { entity_id: '7001', kind: 'statRules', value: [1], updated: 1 } }, { op: 'deleteSetting', entityId: '7001', kind: 'statRules' },
+      { op: 'putObject', row: obj('7004', 'later') }, states('7004', 8), { op: 'putObject', row: obj('7004', 'later', 4) }, states('7004', 9),
+    ]);
+    const snap = await cat.load();
+    const byId = (id: string) => snap.objects.find((o) => o.id === id);
+    assert.deepEqual([byId('7001')?.name, byId('7001')?.state_id], ['second', 3]);
+    assert.deepEqual([byId('7002')?.name, byId('7004')?.state_id], ['back', 9]);
+    assert.deepEqual(snap.props.filter((p) => ['7001', '7002'].includes(p.entity_id)).map((p) => [p.id, p.value]), [['7003', 'c']]);
+    assert.equal(snap.settings.filter((st) => st.entity_id === '7001').length, 0, 'the setting put then deleted is gone');
+    assert.deepEqual((await cat.audit({ userId: 'order', limit: 10, skip: 0 })).map((a) => a.after), [{ n: 4 }, { n: 3 }, { n: 2 }, { n: 1 }]);
+    assert.deepEqual((await cat.stateHistory({ entityId: '7004', limit: 10, skip: 0 })).map((h) => h.stateId), [9, 8], 'history in order (ties by id)');
+  });
+
   it('catalog: bulk jobs are kept, and ones a stop cut short are closed', async () => {
     const cat = storage().catalog;
     await cat.putBulkJob({ bulkId: 'b1', userId: '1', created: 1, finished: false, matched: 5, changed: 0, errors: [] });

@@ -1,46 +1,98 @@
-// Applying a catalog write batch on PostgreSQL, inside the batch's transaction. Consecutive
-// writes of one kind (a run) become one multi-row statement per table per slice (unnest of
+// Applying a catalog write batch on PostgreSQL, inside the batch's transaction. Writes are
+// gathered per kind and each kind's writes go as one multi-row statement per table (unnest of
 // arrays), so a bulk of 10,000 objects is a handful of round trips, not tens of thousands.
-// A run ends where a row repeats (an upsert cannot touch one row twice in a statement), so
-// the writes apply in the batch's order, as the SQLite store applies them one by one.
+// Gathering reorders writes of different kinds; it is stopped (what is gathered is applied
+// first) wherever that could change the outcome: see Planner.
 import type { CatalogWrite, LinkRow, ObjectRow, SettingKind } from '../catalog-types.js';
 import type { PgQueryable } from './pg-db.js';
 
-/** Rows per statement: large enough to amortise the round trip, small enough to bound a message. */
+/** Writes gathered at most before they are applied: bounds a statement's size. */
 const SLICE = 2000;
 
 type Op = CatalogWrite['op'];
 type Of<O extends Op> = Extract<CatalogWrite, { op: O }>;
 
-/** The key a write's row has within its table (undefined: writes of this kind never conflict in a run). */
-function keyOf(w: CatalogWrite): string | undefined {
+/**
+ * The order gathered kinds are applied in. Entities come before what refers to them (parent
+ * edges, links, properties, settings, states); deletions before puts of their kind.
+ */
+const ORDER: Partial<Record<Op, number>> = {
+  deleteEntities: 0, putObject: 1, putLink: 2, deleteProp: 3, putProp: 4, deleteSetting: 5, putSetting: 6, setStates: 7, audit: 8,
+};
+const KINDS = (Object.keys(ORDER) as Op[]).sort((a, b) => ORDER[a]! - ORDER[b]!);
+
+/** The rows a write touches or refers to (entity 'e', property 'p', setting 's', tag 't', class 'c'). */
+function keysOf(w: CatalogWrite): string[] {
   switch (w.op) {
-    case 'putObject': case 'putLink': return w.row.id;
-    case 'putProp': return w.row.id;
+    case 'putObject': return [`e${w.row.id}`, ...w.row.parent_id.map((p) => `e${p}`), ...w.row.tags.map((t) => `t${t}`), `c${w.row.class_id}`];
+    case 'putLink': return [`e${w.row.id}`, `e${w.row.source}`, `e${w.row.target}`, ...w.row.tags.map((t) => `t${t}`), `c${w.row.class_id}`];
+    case 'deleteEntities': return w.ids.map((id) => `e${id}`);
+    case 'putProp': return [`p${w.row.id}`, `e${w.row.entity_id}`];
+    case 'deleteProp': return [`p${w.id}`];
+    case 'putSetting': return [`s${w.row.entity_id}/${w.row.kind}`, `e${w.row.entity_id}`];
+    case 'deleteSetting': return [`s${w.entityId}/${w.kind}`];
+    case 'setStates': return [...w.changes.map((c) => `e${c.entityId}`), ...w.own.map((o) => `e${o.entity_id}`)];
+    default: return [];
+  }
+}
+
+/** The row a put writes: one statement's upsert may not touch a row twice. */
+function rowOf(w: CatalogWrite): string | undefined {
+  switch (w.op) {
+    case 'putObject': case 'putLink': case 'putProp': return w.row.id;
     case 'putSetting': return `${w.row.entity_id}/${w.row.kind}`;
     default: return undefined;
   }
 }
 
-/** Kinds applied as one statement per slice; the small tables (tags, classes, states) go row by row. */
-const BATCHED = new Set<Op>(['putObject', 'putLink', 'deleteEntities', 'putProp', 'deleteProp', 'putSetting', 'deleteSetting', 'audit', 'setStates']);
+/**
+ * Gathers writes per kind. A write is applied out of the batch's order only where no earlier
+ * gathered write it shares a row with comes after it in ORDER; otherwise (and when a row
+ * repeats within a kind, and around the rare writes of tags, classes and states) what is
+ * gathered is applied first. So every two writes that touch one row apply in the batch's
+ * order, as the SQLite store applies them one by one; writes that could only have failed there
+ * (a property before its entity) may succeed here.
+ */
+class Planner {
+  private readonly gathered = new Map<Op, CatalogWrite[]>();
+  /** Per row key: the highest ORDER among gathered writes touching it. */
+  private readonly latest = new Map<string, number>();
+  private readonly rows = new Map<Op, Set<string>>();
+  private size = 0;
 
-/** Splits the writes into runs of one kind with no repeated row, at most SLICE long. */
-function* runsOf(writes: readonly CatalogWrite[]): Generator<CatalogWrite[]> {
-  let run: CatalogWrite[] = [];
-  let keys = new Set<string>();
-  for (const w of writes) {
-    const key = keyOf(w);
-    const fits = run.length > 0 && run[0]!.op === w.op && BATCHED.has(w.op) && run.length < SLICE && (key === undefined || !keys.has(key));
-    if (!fits && run.length > 0) {
-      yield run;
-      run = [];
-      keys = new Set();
+  constructor(private readonly q: PgQueryable) {}
+
+  async add(w: CatalogWrite): Promise<void> {
+    const order = ORDER[w.op];
+    if (order === undefined) {
+      await this.flush();
+      return applySmall(this.q, w);
     }
-    run.push(w);
-    if (key !== undefined) keys.add(key);
+    const keys = keysOf(w);
+    const row = rowOf(w);
+    const rows = this.rows.get(w.op);
+    if ((row !== undefined && rows?.has(row)) || keys.some((k) => (this.latest.get(k) ?? -1) > order)) await this.flush();
+    let list = this.gathered.get(w.op);
+    if (!list) this.gathered.set(w.op, (list = []));
+    list.push(w);
+    for (const k of keys) if ((this.latest.get(k) ?? -1) < order) this.latest.set(k, order);
+    if (row !== undefined) {
+      let set = this.rows.get(w.op);
+      if (!set) this.rows.set(w.op, (set = new Set()));
+      set.add(row);
+    }
+    if (++this.size >= SLICE) await this.flush();
   }
-  if (run.length > 0) yield run;
+
+  async flush(): Promise<void> {
+    if (this.size === 0) return;
+    const gathered = KINDS.map((op) => this.gathered.get(op)).filter((l): l is CatalogWrite[] => l !== undefined && l.length > 0);
+    this.gathered.clear();
+    this.latest.clear();
+    this.rows.clear();
+    this.size = 0;
+    for (const list of gathered) await applyRun(this.q, list);
+  }
 }
 
 const num = (v: string | null) => (v === null ? null : Number(v));
@@ -83,7 +135,7 @@ async function replaceEdges(q: PgQueryable, table: string, from: string, to: str
   }
 }
 
-/** Applies one run (see runsOf). */
+/** Applies the gathered writes of one kind. */
 async function applyRun(q: PgQueryable, run: CatalogWrite[]): Promise<void> {
   const first = run[0]!;
   switch (first.op) {
@@ -132,7 +184,7 @@ async function applyRun(q: PgQueryable, run: CatalogWrite[]): Promise<void> {
     }
     case 'setStates': return setStates(q, run as Array<Of<'setStates'>>);
     default:
-      for (const w of run) await applySmall(q, w);
+      throw new Error(`not a gathered write: ${first.op}`);
   }
 }
 
@@ -188,5 +240,7 @@ async function applySmall(q: PgQueryable, w: CatalogWrite): Promise<void> {
 
 /** Applies every write of the batch, in order, on the transaction's connection. */
 export async function applyWrites(q: PgQueryable, writes: readonly CatalogWrite[]): Promise<void> {
-  for (const run of runsOf(writes)) await applyRun(q, run);
+  const planner = new Planner(q);
+  for (const w of writes) await planner.add(w);
+  await planner.flush();
 }
