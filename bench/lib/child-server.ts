@@ -16,13 +16,14 @@ export interface Server {
 /** Running servers, so an interrupted run can stop them. */
 export const children = new Set<ChildProcess>();
 
-export function startServer(dataDir: string): Promise<Server> {
+/** `env` adds to (or overrides) the server's environment, e.g. DATABASE_URL for PostgreSQL. */
+export function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     // PORT=0: main prints the port it was given by the OS in its "running at" line.
     const child = spawn(process.execPath, [...(process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : []), '--import', 'tsx', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', MQTT_PORT: '0', SNMP_TRAP_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
