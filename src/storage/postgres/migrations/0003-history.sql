@@ -69,6 +69,10 @@ CREATE TABLE intake_journal (
   PRIMARY KEY (id, written_at)
 ) PARTITION BY RANGE (written_at);
 ALTER SEQUENCE intake_journal_id_seq OWNED BY intake_journal.id;
+-- Entries live seconds (until the next checkpoint): compressing them (pglz, the default) is
+-- CPU on the intake's critical path (about 1.5 ms of a 5 ms append of a 38 KB batch, measured)
+-- to save disk that is given back at once. Stored out of line, uncompressed.
+ALTER TABLE intake_journal ALTER COLUMN body SET STORAGE EXTERNAL;
 CREATE TABLE intake_journal_default PARTITION OF intake_journal DEFAULT;
 
 -- The last payload of each entity and the latest value of every metric it ever sent, as of the
