@@ -1,18 +1,22 @@
 // Time to answer security log pages over a million records (the store and service as the
-// server uses them, without HTTP).   npm run bench:security-log [-- --records 1000000]
+// server uses them, without HTTP), on SQLite and on PostgreSQL (a durable cluster of its own on
+// this machine, started here), the same records and queries on both.
+//   npm run bench:security-log [-- --records 1000000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createSecurityLogService } from '../src/modules/security-log/service.js';
+import pg from 'pg';
+import { databaseUrl, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
+import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open-sqlite.js';
-import type { SecurityEvent } from '../src/storage/types.js';
+import type { SecurityEvent, Storage } from '../src/storage/types.js';
 
 const { values } = parseArgs({ options: { records: { type: 'string', default: '1000000' } } });
 const total = Number(values.records);
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-seclog-'));
-const storage = openSqliteStorage(dir);
 const t0 = Date.now() - total * 10; // one record every 10 ms, ending now
 
 const event = (i: number): SecurityEvent => ({
@@ -35,12 +39,12 @@ const event = (i: number): SecurityEvent => ({
   extra: { source: 'basic', channel: 'http' },
 });
 
-try {
+async function measure(backend: string, storage: Storage): Promise<void> {
   let start = Date.now();
   for (let i = 0; i < total; i += 10_000) {
     await storage.securityLog.append(Array.from({ length: Math.min(10_000, total - i) }, (_, k) => event(i + k)));
   }
-  console.log(`node ${process.version}; inserted ${total} records in ${Date.now() - start} ms`);
+  console.log(`${backend}: inserted ${total} records in ${Date.now() - start} ms`);
   const log = createSecurityLogService({ store: storage.securityLog, clock: Date.now, logger: pino({ level: 'silent' }), retentionDays: 3650 });
   const time = async (title: string, q: Parameters<typeof log.query>[0]) => {
     await log.query(q); // warm
@@ -54,7 +58,30 @@ try {
   await time('one user (userId), limit 100', { limit: 100, skip: 0, userId: '7' });
   await time('filter eventClassId=Lockout (1 in 1000)', { limit: 100, skip: 0, filter: '{"eventClassId":"Lockout"}' });
   await time('filter matching nothing (full scan, capped)', { limit: 100, skip: 0, filter: '{"message.login":"nobody"}' });
+  await time('filter on a record field, host=nothing', { limit: 100, skip: 0, filter: '{"host":"nothing"}' });
+}
+
+console.log(`node ${process.version}; ${total} records; PostgreSQL durable (fsync on), on this machine`);
+const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-seclog-'));
+const sqlite = openSqliteStorage(dir);
+try {
+  await measure('sqlite', sqlite);
 } finally {
-  await storage.close();
+  await sqlite.close();
   rmSync(dir, { recursive: true, force: true });
+}
+const cluster = await startPostgresCluster({ durable: true });
+try {
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE seclog');
+  await admin.end();
+  const postgres = await openPostgresStorage({ url: databaseUrl(cluster.adminUrl, 'seclog'), ...DEFAULT_PG_SETTINGS });
+  try {
+    await measure('postgres', postgres);
+  } finally {
+    await postgres.close();
+  }
+} finally {
+  cluster.stop();
 }
