@@ -23,8 +23,12 @@ const SQLITE_ONLY: Record<string, string> = {
   'test/security-log.test.ts': 'writes aged records straight into vigil.db to test retention',
 };
 
-/** Files of test/ that start no server and open no storage: a second pass would repeat them unchanged. */
-const NO_STORAGE: Record<string, string> = {
+/**
+ * Files of test/ that a second pass would repeat unchanged: they start no server and open no
+ * storage, or they choose their backends themselves (pass 1 runs them on PostgreSQL already).
+ */
+const NOT_REPEATED: Record<string, string> = {
+  'test/copy-data.test.ts': 'copies SQLite into PostgreSQL itself (both backends in pass 1)',
   'test/architecture/import-graph.test.ts': 'reads the source tree only',
   'test/web-api-types.test.ts': 'compares generated types with the source',
   'test/web-bundle.test.ts': 'inspects the built web bundle',
@@ -75,10 +79,10 @@ async function main(): Promise<number> {
   // Same order as before: `find src test e2e -name '*.test.ts' | sort` (byte order).
   const all = [...testFiles('src'), ...testFiles('test'), ...testFiles('e2e')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const integration = all.filter((f) => f.startsWith('test/'));
-  for (const f of [...Object.keys(SQLITE_ONLY), ...Object.keys(NO_STORAGE)]) {
+  for (const f of [...Object.keys(SQLITE_ONLY), ...Object.keys(NOT_REPEATED)]) {
     if (!integration.includes(f)) throw new Error(`scripts/run-tests.ts lists ${f}, which is not a test file (renamed? remove it from the list)`);
   }
-  const onPostgres = integration.filter((f) => !(f in SQLITE_ONLY) && !(f in NO_STORAGE));
+  const onPostgres = integration.filter((f) => !(f in SQLITE_ONLY) && !(f in NOT_REPEATED));
 
   const t0 = Date.now();
   let cluster: PostgresCluster | undefined;
@@ -96,8 +100,8 @@ async function main(): Promise<number> {
 
     console.log('\nNot run with the server on PostgreSQL (inherently about the SQLite files):');
     for (const [f, why] of Object.entries(SQLITE_ONLY)) console.log(`  ${f}: ${why}`);
-    console.log('Not repeated on PostgreSQL (no storage involved; pass 1 ran them):');
-    for (const [f, why] of Object.entries(NO_STORAGE)) console.log(`  ${f}: ${why}`);
+    console.log('Not repeated on PostgreSQL (no storage involved, or they choose their backends; pass 1 ran them):');
+    for (const [f, why] of Object.entries(NOT_REPEATED)) console.log(`  ${f}: ${why}`);
     console.log('Browser tests (e2e/) ran in pass 1 on SQLite only (see the README, "Running on PostgreSQL").');
     results.push(await runPass('pass 2: integration suite, server on PostgreSQL', onPostgres, { ...base, VIGIL_TEST_BACKEND: 'postgres' }));
   } finally {
