@@ -5,7 +5,11 @@
 // time (next to a start on an empty data dir, and the catalog load timed in this process),
 // the server's memory (VmRSS, VmHWM of the child), and the goals: p99 < 50 ms for every page
 // and lookup, RSS < 512 MB (a MISS is printed, the exit code stays 0).
+// The same run then again on PostgreSQL: a durable cluster of its own (Debian's server in a
+// temp dir), the same data seeded through the PostgreSQL catalog store, the server started with
+// DATABASE_URL. The server's RSS there leaves out the database server's own processes.
 //   npm run bench:entities
+//   BACKENDS=postgres npm run bench:entities            (one backend: sqlite or postgres)
 //   OBJECTS=5000 LINKS=5000 npm run bench:entities      (a quick run)
 // Other knobs (environment): SAMPLES (200 per route), WARMUP (20), BULK_RUNS (5), SEED (42).
 //
@@ -17,11 +21,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { children, type Memory, memoryOf, startServer, stopServer } from './lib/child-server.js';
 import {
   AUTH, BIG_CHILDREN, BIG_ID, BULK_RUNS, GOAL_P99_MS, GOAL_RSS_MB, GROUPS, LEAVES, LINKS, OBJECTS, SAMPLES, SEED, WARMUP,
-  ipOf, leafId, randomInt, root, seedAndMeasure, timeCatalogLoad,
+  ipOf, leafId, randomInt, root, seedAndMeasure, seedStorage, timeCatalogLoad, timeCatalogLoadOf, type Seeded,
 } from './lib/entity-seed.js';
+import { databaseUrl, type PostgresCluster, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
+import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 
 /** Temp data dirs, removed at the end (also on an error or Ctrl-C). */
 const dirs: string[] = [];
@@ -68,6 +76,7 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, M
 const fmt = (ms: number): string => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)).padStart(7);
 
 interface Stats {
+  backend: string;
   title: string;
   goal: boolean;
   p50: number;
@@ -76,12 +85,14 @@ interface Stats {
 }
 
 const results: Stats[] = [];
+/** The backend being measured (a label on every result). */
+let backend = 'sqlite';
 /** The measured server's pid: each result line shows its memory (RSS/peak) after the route ran. */
 let serverPid: number | undefined;
 
 function report(title: string, goal: boolean, times: number[], extra: string): Stats {
   const sorted = [...times].sort((a, b) => a - b);
-  const s: Stats = { title, goal, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1]! };
+  const s: Stats = { backend, title, goal, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1]! };
   results.push(s);
   const mem = serverPid === undefined ? undefined : memoryOf(serverPid);
   const rss = mem ? `${mem.rssMb.toFixed(0)}/${mem.peakMb.toFixed(0)}`.padStart(10) : '';
@@ -109,9 +120,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------- the run
 
 let cleaning: Promise<void> | undefined;
+let cluster: PostgresCluster | undefined;
 const cleanUp = () =>
   (cleaning ??= (async () => {
     await Promise.all([...children].map(stopServer));
+    cluster?.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   })());
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
@@ -120,45 +133,40 @@ process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)));
 const mb = (m: number) => `${m.toFixed(0)} MB`;
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
 
-try {
-  const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
-  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
-  const dirty = git(['status', '--porcelain', '--', 'src']) !== '' ? ' (src/ has uncommitted changes)' : '';
-  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; ` +
-    `commit ${commit}${dirty}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`sizes: ${OBJECTS} objects (${GROUPS} groups + ${LEAVES} hosts; "big" has ${BIG_CHILDREN} children), ${LINKS} links; ` +
-    `${SAMPLES} samples per route after ${WARMUP} warm-up requests, sequential, keep-alive; ${BULK_RUNS} bulk runs; seed ${SEED}`);
-
+/** Start-up with no catalog (node, tsx, the app, and for PostgreSQL the migrations): the quicker of two starts after a first. */
+async function emptyStart(env: Record<string, string>): Promise<{ ms: number; mem: Memory }> {
   // Start-up on an empty data dir: what starting costs without a catalog (node, tsx, the app).
   // The first start fills tsx's cache of compiled files and is not counted; start-up time
   // varies from run to run on a shared host, so the quicker of the next two counts.
   const emptyDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-empty-'));
   dirs.push(emptyDir);
-  await stopServer((await startServer(emptyDir)).child);
+  await stopServer((await startServer(emptyDir, env)).child);
   let emptyMs = Infinity;
   let emptyMem: Memory | undefined;
   for (let i = 0; i < 2; i++) {
-    const s = await startServer(emptyDir);
+    const s = await startServer(emptyDir, env);
     emptyMs = Math.min(emptyMs, s.startMs);
     emptyMem = memoryOf(s.child.pid!);
     await stopServer(s.child);
   }
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-'));
-  dirs.push(dataDir);
-  const seeded = await seedAndMeasure(dataDir);
-  console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${OBJECTS} objects (${seeded.multiParent} with two parents), ${LINKS} links ` +
-    `(${seeded.linksInBig} under "big"), ${seeded.props} properties; ${seeded.writes} writes in ${seeded.batches} batches; ` +
-    `database ${(seeded.dbBytes / 2 ** 20).toFixed(0)} MiB`);
+  return { ms: emptyMs, mem: emptyMem! };
+}
 
-  const load = await timeCatalogLoad(dataDir);
+/** Times the catalog load, starts the seeded server twice and measures every route on the second. */
+async function measureServer(name: string, dataDir: string, env: Record<string, string>, seeded: Seeded, empty: { ms: number; mem: Memory },
+  load: { storeMs: number; totalMs: number }): Promise<{ backend: string; startMem: Memory; endMem: Memory }> {
+  backend = name;
+  serverPid = undefined;
+  const emptyMs = empty.ms;
+  const emptyMem = empty.mem;
   console.log(`catalog load in this process: ${(load.totalMs / 1000).toFixed(2)} s (reading the store ${(load.storeMs / 1000).toFixed(2)} s)`);
 
   // Seeded: started twice as well (the second server is the one measured); the quicker counts.
-  const first = await startServer(dataDir);
+  const first = await startServer(dataDir, env);
   const firstMs = first.startMs;
   await stopServer(first.child);
-  const server = await startServer(dataDir);
+  const server = await startServer(dataDir, env);
   const seededMs = Math.min(firstMs, server.startMs);
   const pid = server.child.pid!;
   const startMem = memoryOf(pid);
@@ -261,14 +269,100 @@ try {
     console.log('server log (warn and above): nothing');
   }
 
-  console.log(`\ngoals (${OBJECTS} objects, ${LINKS} links):`);
-  for (const r of results.filter((x) => x.goal)) {
-    console.log(`  ${verdict(r.p99 < GOAL_P99_MS)}  p99 ${fmt(r.p99).trim()} ms < ${GOAL_P99_MS} ms   ${r.title}`);
+  await stopServer(server.child);
+  return { backend: name, startMem, endMem };
+}
+
+async function runSqlite() {
+  console.log('\n== SQLite');
+  const empty = await emptyStart({});
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-'));
+  dirs.push(dataDir);
+  const seeded = await seedAndMeasure(dataDir);
+  console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s: ${OBJECTS} objects (${seeded.multiParent} with two parents), ${LINKS} links ` +
+    `(${seeded.linksInBig} under "big"), ${seeded.props} properties; ${seeded.writes} writes in ${seeded.batches} batches; ` +
+    `database ${(seeded.dbBytes / 2 ** 20).toFixed(0)} MiB`);
+
+  const load = await timeCatalogLoad(dataDir);
+  return measureServer('sqlite', dataDir, {}, seeded, empty, load);
+}
+
+/** A database of its own on the bench's cluster. */
+async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
   }
-  console.log(`  ${verdict(startMem.rssMb < GOAL_RSS_MB)}  RSS ${mb(startMem.rssMb)} < ${GOAL_RSS_MB} MB   after start`);
-  console.log(`  ${verdict(endMem.rssMb < GOAL_RSS_MB)}  RSS ${mb(endMem.rssMb)} < ${GOAL_RSS_MB} MB   after the measurements`);
-  console.log(`  ${verdict(startMem.peakMb < GOAL_RSS_MB)}  RSS ${mb(startMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) while starting`);
-  console.log(`  ${verdict(endMem.peakMb < GOAL_RSS_MB)}  RSS ${mb(endMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) over the whole run`);
+  return databaseUrl(adminUrl, name);
+}
+
+async function runPostgres() {
+  console.log('\n== PostgreSQL');
+  const t0 = performance.now();
+  cluster = await startPostgresCluster({ durable: true });
+  const version = await (async () => {
+    const c = new pg.Client({ connectionString: cluster!.adminUrl });
+    await c.connect();
+    try {
+      return (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+    } finally {
+      await c.end();
+    }
+  })();
+  console.log(`PostgreSQL ${version}, durable cluster (fsync on, defaults but shared_buffers=128MB) started in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-entities-pg-'));
+  dirs.push(dataDir);
+  const empty = await emptyStart({ DATABASE_URL: await createDatabase(cluster.adminUrl, 'vigil_bench_empty') });
+  const url = await createDatabase(cluster.adminUrl, 'vigil_bench_entities');
+  const storage = await openPostgresStorage({ url, ...DEFAULT_PG_SETTINGS });
+  let seeded: Seeded;
+  let load: { storeMs: number; totalMs: number };
+  try {
+    seeded = await seedStorage(storage);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('VACUUM ANALYZE');
+      seeded.dbBytes = (await c.query<{ n: number }>('SELECT pg_database_size(current_database())::int AS n')).rows[0]!.n;
+    } finally {
+      await c.end();
+    }
+    console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s through the PostgreSQL catalog store: ${seeded.writes} writes in ${seeded.batches} batches; ` +
+      `database ${(seeded.dbBytes / 2 ** 20).toFixed(0)} MiB (after VACUUM ANALYZE)`);
+    load = await timeCatalogLoadOf(storage);
+  } finally {
+    await storage.close();
+  }
+  return measureServer('postgres', dataDir, { DATABASE_URL: url }, seeded, empty, load);
+}
+
+try {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
+  const dirty = git(['status', '--porcelain', '--', 'src']) !== '' ? ' (src/ has uncommitted changes)' : '';
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; ` +
+    `commit ${commit}${dirty}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`sizes: ${OBJECTS} objects (${GROUPS} groups + ${LEAVES} hosts; "big" has ${BIG_CHILDREN} children), ${LINKS} links; ` +
+    `${SAMPLES} samples per route after ${WARMUP} warm-up requests, sequential, keep-alive; ${BULK_RUNS} bulk runs; seed ${SEED}`);
+
+  const wanted = (process.env.BACKENDS ?? 'sqlite,postgres').split(',').map((x) => x.trim());
+  const summaries: Array<{ backend: string; startMem: Memory; endMem: Memory }> = [];
+  if (wanted.includes('sqlite')) summaries.push(await runSqlite());
+  if (wanted.includes('postgres')) summaries.push(await runPostgres());
+
+  console.log(`\ngoals (${OBJECTS} objects, ${LINKS} links):`);
+  for (const { backend: name, startMem, endMem } of summaries) {
+    for (const r of results.filter((x) => x.goal && x.backend === name)) {
+      console.log(`  ${verdict(r.p99 < GOAL_P99_MS)}  ${name.padEnd(8)} p99 ${fmt(r.p99).trim()} ms < ${GOAL_P99_MS} ms   ${r.title}`);
+    }
+    console.log(`  ${verdict(startMem.rssMb < GOAL_RSS_MB)}  ${name.padEnd(8)} RSS ${mb(startMem.rssMb)} < ${GOAL_RSS_MB} MB   after start`);
+    console.log(`  ${verdict(endMem.rssMb < GOAL_RSS_MB)}  ${name.padEnd(8)} RSS ${mb(endMem.rssMb)} < ${GOAL_RSS_MB} MB   after the measurements`);
+    console.log(`  ${verdict(startMem.peakMb < GOAL_RSS_MB)}  ${name.padEnd(8)} RSS ${mb(startMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) while starting`);
+    console.log(`  ${verdict(endMem.peakMb < GOAL_RSS_MB)}  ${name.padEnd(8)} RSS ${mb(endMem.peakMb)} < ${GOAL_RSS_MB} MB   peak (VmHWM) over the whole run`);
+  }
 } finally {
   await cleanUp();
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Catalog } from '../../src/modules/catalog/catalog.js';
 import type { CatalogWrite } from '../../src/storage/catalog-types.js';
 import { openSqliteStorage, SQLITE_FILE } from '../../src/storage/sqlite/open-sqlite.js';
+import type { Storage } from '../../src/storage/types.js';
 
 export const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -66,8 +67,16 @@ export interface Seeded {
   dbBytes: number;
 }
 
-async function seedCatalog(dir: string): Promise<Seeded> {
-  const storage = openSqliteStorage(dir);
+/** Seeds the data set through `storage`'s catalog (any backend); every call writes the same data. */
+export async function seedStorage(storage: Storage): Promise<Seeded> {
+  const start = performance.now();
+  seed = SEED >>> 0;
+  const s = await seedCatalog(storage);
+  s.ms = performance.now() - start;
+  return s;
+}
+
+async function seedCatalog(storage: Storage): Promise<Seeded> {
   const now = Date.now();
   let writes: CatalogWrite[] = [];
   let total = 0;
@@ -87,52 +96,52 @@ async function seedCatalog(dir: string): Promise<Seeded> {
     op: 'putObject',
     row: { id, name, class_id: classId, state_id: 1, owner_id: '1', client_data: '', discovery_id: null, parent_id: parents, tags: [], created: now, updated: now },
   });
-  try {
-    const members: string[][] = Array.from({ length: GROUPS }, () => []);
-    for (let g = 0; g < GROUPS; g++) writes.push(object(String(2 + g), g === 0 ? 'big' : `dc${g}`, '1', ['1']));
-    let multiParent = 0;
-    for (let k = 0; k < LEAVES; k++) {
-      const id = leafId(k);
-      const g = groupOf(k);
-      const g2 = secondGroupOf(k);
-      const parents = [String(2 + g)];
-      members[g]!.push(id);
-      if (g2 !== undefined) {
-        parents.push(String(2 + g2));
-        members[g2]!.push(id);
-        multiParent++;
-      }
-      writes.push(object(id, hostName(k), '2', parents), prop(id, 'ip', ipOf(k)), prop(id, 'role', ROLES[k % ROLES.length]!));
-      await flush();
+  const members: string[][] = Array.from({ length: GROUPS }, () => []);
+  for (let g = 0; g < GROUPS; g++) writes.push(object(String(2 + g), g === 0 ? 'big' : `dc${g}`, '1', ['1']));
+  let multiParent = 0;
+  for (let k = 0; k < LEAVES; k++) {
+    const id = leafId(k);
+    const g = groupOf(k);
+    const g2 = secondGroupOf(k);
+    const parents = [String(2 + g)];
+    members[g]!.push(id);
+    if (g2 !== undefined) {
+      parents.push(String(2 + g2));
+      members[g2]!.push(id);
+      multiParent++;
     }
-    // Links: a random object, and a random other child of its first parent.
-    let nextId = FIRST_LEAF_ID + LEAVES;
-    let linksInBig = 0;
-    for (let j = 0; j < LINKS; j++) {
-      const k = randomInt(LEAVES);
-      const g = groupOf(k);
-      const group = members[g]!;
-      const source = leafId(k);
-      let target = source;
-      while (target === source) target = group[randomInt(group.length)]!;
-      if (g === 0) linksInBig++;
-      writes.push({
-        op: 'putLink',
-        row: { id: String(nextId++), name: `link-${j}`, source, target, class_id: null, state_id: 1, owner_id: '1', client_data: '', tags: [], operations: [], created: now, updated: now },
-      });
-      await flush();
-    }
-    await flush(true);
-    return { ms: 0, writes: total, batches, props: propId, multiParent, linksInBig, dbBytes: 0 };
-  } finally {
-    await storage.close();
+    writes.push(object(id, hostName(k), '2', parents), prop(id, 'ip', ipOf(k)), prop(id, 'role', ROLES[k % ROLES.length]!));
+    await flush();
   }
+  // Links: a random object, and a random other child of its first parent.
+  let nextId = FIRST_LEAF_ID + LEAVES;
+  let linksInBig = 0;
+  for (let j = 0; j < LINKS; j++) {
+    const k = randomInt(LEAVES);
+    const g = groupOf(k);
+    const group = members[g]!;
+    const source = leafId(k);
+    let target = source;
+    while (target === source) target = group[randomInt(group.length)]!;
+    if (g === 0) linksInBig++;
+    writes.push({
+      op: 'putLink',
+      row: { id: String(nextId++), name: `link-${j}`, source, target, class_id: null, state_id: 1, owner_id: '1', client_data: '', tags: [], operations: [], created: now, updated: now },
+    });
+    await flush();
+  }
+  await flush(true);
+  return { ms: 0, writes: total, batches, props: propId, multiParent, linksInBig, dbBytes: 0 };
 }
 
 export async function seedAndMeasure(dir: string): Promise<Seeded> {
-  const start = performance.now();
-  const s = await seedCatalog(dir);
-  s.ms = performance.now() - start;
+  const storage = openSqliteStorage(dir);
+  let s: Seeded;
+  try {
+    s = await seedStorage(storage);
+  } finally {
+    await storage.close();
+  }
   s.dbBytes = statSync(join(dir, SQLITE_FILE)).size;
   return s;
 }
@@ -141,13 +150,18 @@ export async function seedAndMeasure(dir: string): Promise<Seeded> {
 export async function timeCatalogLoad(dir: string): Promise<{ storeMs: number; totalMs: number }> {
   const storage = openSqliteStorage(dir);
   try {
-    let t0 = performance.now();
-    await storage.catalog.load();
-    const storeMs = performance.now() - t0;
-    t0 = performance.now();
-    await Catalog.load(storage.catalog); // reads the store again, then builds
-    return { storeMs, totalMs: performance.now() - t0 };
+    return await timeCatalogLoadOf(storage);
   } finally {
     await storage.close();
   }
+}
+
+/** timeCatalogLoad on an open storage of any backend. */
+export async function timeCatalogLoadOf(storage: Storage): Promise<{ storeMs: number; totalMs: number }> {
+  let t0 = performance.now();
+  await storage.catalog.load();
+  const storeMs = performance.now() - t0;
+  t0 = performance.now();
+  await Catalog.load(storage.catalog); // reads the store again, then builds
+  return { storeMs, totalMs: performance.now() - t0 };
 }
