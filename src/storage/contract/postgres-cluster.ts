@@ -19,6 +19,10 @@ export interface PostgresCluster {
   adminUrl: string;
   dir: string;
   stop(): void;
+  /** Stops the server (fast: sessions are cut) and keeps its data; `resume` starts it again. */
+  pause(): void;
+  /** Starts the paused server again on the same port and data. */
+  resume(): void;
 }
 
 /** Where Debian keeps the server binaries (pg_ctl and initdb are not on PATH there). */
@@ -75,6 +79,12 @@ export async function startPostgresCluster(options: { durable?: boolean } = {}):
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dir,
+    pause() {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume() {
+      run(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    },
     stop() {
       if (stopped) return;
       stopped = true;
