@@ -4,7 +4,9 @@
 // are cast to the target's column types (bytea from BLOB, jsonb from JSON text). The whole
 // copy is ONE transaction: a copy that fails leaves the target as empty as it was, and a
 // server started on the target meanwhile sees nothing half-copied.
-import { openPgDb, type PgQueryable, type PgSettings } from '../postgres/pg-db.js';
+import { openPgDb, type PgDb, type PgQueryable, type PgSettings } from '../postgres/pg-db.js';
+import { CHUNK_PERIOD_MS } from '../postgres/history-store.js';
+import { createPartitions } from '../postgres/partitions.js';
 import { openPostgresStorage } from '../postgres/open-postgres.js';
 import { describeTarget, resetSequences, seedRowCounts, type TargetColumn, type TargetTable } from './postgres-target.js';
 import { openSqliteSource, type SqliteSource } from './sqlite-source.js';
@@ -51,6 +53,33 @@ const EXTRA_COLUMNS: Record<string, { why: string; value: () => unknown }> = {
   // current partition and go when the first checkpoint after the start covers them.
   'intake_journal.written_at': { why: 'the journal partition key', value: () => Date.now() },
 };
+
+const DAY = 86_400_000;
+/**
+ * The time-partitioned tables and their stores' periods: the partitions copied rows need are
+ * made before the copy (as the stores make them: same names and ranges), so retention later
+ * drops them whole. Rows older than the horizon go to the DEFAULT partition, as in the stores.
+ * intake_journal's rows are all stamped now: its store makes that partition on its own.
+ */
+const PARTITIONED: Array<{ table: string; key: string; periodMs: number }> = [
+  { table: 'event_log', key: 'ts', periodMs: DAY },
+  { table: 'security_log', key: 'ts', periodMs: DAY },
+  { table: 'chunks', key: 'end_ts', periodMs: CHUNK_PERIOD_MS },
+];
+const PARTITION_HORIZON_MS = 400 * DAY;
+
+/**
+ * Before the copy's transaction: making a partition locks its parent, which the copy's
+ * inserts hold too, so it cannot happen inside it.
+ */
+async function makePartitions(db: PgDb, source: SqliteSource, log: (l: string) => void): Promise<void> {
+  for (const p of PARTITIONED) {
+    const periods = source.periods(p.table, p.key, p.periodMs);
+    if (!periods.length) continue;
+    log(`making the partitions of ${p.table} (${periods.length} periods)`);
+    await createPartitions(db, { ...p, horizonMs: () => PARTITION_HORIZON_MS }).ensure(periods);
+  }
+}
 
 const BATCH_ROWS = 2_000;
 /** A batch is sent early once its values reach about this size (history chunks are blobs). */
@@ -135,6 +164,14 @@ async function copyTable(q: PgQueryable, source: SqliteSource, table: TargetTabl
   await flush();
 }
 
+async function assertEmpty(q: PgQueryable, tables: TargetTable[], seeds: Map<string, number>): Promise<void> {
+  for (const t of tables) {
+    const n = (await q.one<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))?.n ?? 0;
+    const seeded = seeds.get(t.name) ?? 0;
+    if (n > seeded) throw new TargetNotEmptyError(`target database not empty: table ${t.name} has ${n} rows (a fresh one has ${seeded})`);
+  }
+}
+
 /** SQLite's rows of `target`'s table into a temporary copy_<table> with the columns both have. */
 async function stage(q: PgQueryable, source: SqliteSource, target: TargetTable, log: (l: string) => void): Promise<void> {
   const name = target.name;
@@ -155,16 +192,16 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<Copied
     const db = openPgDb(options.target);
     try {
       const seeds = await seedRowCounts(db);
+      await assertEmpty(db, await describeTarget(db), seeds);
+      await makePartitions(db, source, log);
       return await db.tx(async (q) => {
         const tables = await describeTarget(q);
         const names = new Set(tables.map((t) => t.name));
         for (const name of source.tables.keys()) {
           if (!names.has(name)) throw new Error(`source table ${name} has no table in the target database`);
         }
-        for (const t of tables) {
-          const n = (await q.one<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))?.n ?? 0;
-          if (n > (seeds.get(t.name) ?? 0)) throw new TargetNotEmptyError(`target database not empty: table ${t.name} has ${n} rows (a fresh one has ${seeds.get(t.name) ?? 0})`);
-        }
+        // Again inside the transaction: nothing may have arrived since the first look.
+        await assertEmpty(q, tables, seeds);
         // The seed rows go: the source has its own (the same built-ins, maybe edited since).
         await q.exec(`TRUNCATE ${tables.map((t) => `"${t.name}"`).join(', ')}`);
         for (const t of tables) {

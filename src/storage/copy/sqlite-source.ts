@@ -23,6 +23,8 @@ export interface SqliteSource {
   sequences: Map<string, number>;
   /** Yields the table's rows (values by column) in batches of about `batch` rows, in key order. */
   read(table: string, batch: number): Generator<Array<Record<string, unknown>>>;
+  /** The start of every period of `periodMs` that values of `column` fall in (one key per period). */
+  periods(table: string, column: string, periodMs: number): number[];
   close(): void;
 }
 
@@ -96,6 +98,12 @@ export function openSqliteSource(dataDir: string): SqliteSource {
         }
       }
       if (rows.length) yield rows;
+    },
+    periods(table, column, periodMs) {
+      const t = tables.get(table);
+      if (!t || !t.columns.includes(column)) return [];
+      const sql = `SELECT DISTINCT ("${column}" / ${Math.trunc(periodMs)}) * ${Math.trunc(periodMs)} FROM "${table}" WHERE "${column}" IS NOT NULL`;
+      return (dbs.get(t.file)!.prepare(sql).pluck().all() as bigint[]).map(Number);
     },
     close() {
       for (const db of dbs.values()) db.close();
