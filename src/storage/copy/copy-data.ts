@@ -30,11 +30,13 @@ const DERIVED: Record<string, Derived> = {
     why: 'PostgreSQL keeps the record time beside its id (finds it in its partition)',
     staged: true,
     // SQLite's pointers, each with its record's time; the copied event_latest rows travel
-    // through a temporary table so exactly the same pointers are kept.
+    // through a temporary table so exactly the same pointers are kept. A pointer whose record
+    // is gone is left out: SQLite's store reads them through the same join, so it never saw it.
     fill: `INSERT INTO event_latest (entity_id, event_id, ts)
-           SELECT l.entity_id, l.event_id, e.ts FROM copy_event_latest l JOIN event_log e ON e.id = l.event_id`,
-    // Every pointer kept: its record was copied.
-    check: 'SELECT (SELECT count(*) FROM event_latest) = (SELECT count(*) FROM copy_event_latest) AS ok',
+           SELECT l.entity_id, l.event_id, e.ts FROM copy_event_latest l
+           JOIN event_log e ON e.id = l.event_id AND e.entity_id = l.entity_id`,
+    check: `SELECT (SELECT count(*) FROM event_latest) = (SELECT count(*) FROM copy_event_latest l
+            JOIN event_log e ON e.id = l.event_id AND e.entity_id = l.entity_id) AS ok`,
   },
   event_log_count: {
     why: 'PostgreSQL stripes the count over eight rows (concurrent appenders)',
@@ -158,8 +160,9 @@ async function copyTable(q: PgQueryable, source: SqliteSource, table: TargetTabl
       rows++;
       if (rows >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush();
     }
+    // Progress on big tables, every 100,000 rows.
+    if (Math.floor((done + chunk.length) / 100_000) > Math.floor(done / 100_000)) log(`  ${table.name}: ${done + chunk.length} / ${src.rows}`);
     done += chunk.length;
-    if (src.rows > 50_000) log(`  ${table.name}: ${done} / ${src.rows}`);
   }
   await flush();
 }
