@@ -251,7 +251,12 @@ async function pushToIncident(base: string): Promise<number[]> {
   return visibleMs;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The middle value; with an even count (2 rounds) the mean of the middle two, not the higher. */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+};
 
 function report(rounds: Round[], naive: { all: number; first200k: number }): void {
   console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);

@@ -6,6 +6,7 @@
 import type { SeriesName, SeriesRow } from '../history-types.js';
 import { createPartitions, partitionName } from './partitions.js';
 import type { PgDb, PgQueryable } from './pg-db.js';
+import { rowId } from './row-id.js';
 
 /**
  * Ten minutes a partition: an entry is normally covered by a checkpoint within seconds (the
@@ -80,14 +81,16 @@ export function createPgJournal(db: PgDb) {
       const now = Date.now();
       // This period's partition and the next one, so the hot path rarely makes one itself.
       await partitions.ensure([now, now + JOURNAL_PERIOD_MS], now);
+      // An entity id that is not an integer names no entity: its series is not stored (as SQLite).
+      const named = newSeries.filter((s) => rowId(s.entityId) !== undefined);
       // The usual case, no new series: one statement, one round trip, committed on its own.
-      if (newSeries.length === 0) return { id: await insertEntry(db, now, body), series: [] };
-      const entities = newSeries.map((s) => Number(s.entityId));
-      const metrics = newSeries.map((s) => s.metric);
+      if (named.length === 0) return { id: await insertEntry(db, now, body), series: [] };
+      const entities = named.map((s) => rowId(s.entityId)!);
+      const metrics = named.map((s) => s.metric);
       return db.tx(async (q) => {
         await q.query(INSERT_SERIES, [entities, metrics]);
         const found = await q.rows<{ o: number; id: number }>(SELECT_SERIES, [entities, metrics]);
-        const series = found.map(({ o, id }) => ({ id, entityId: newSeries[o - 1]!.entityId, metric: newSeries[o - 1]!.metric }));
+        const series = found.map(({ o, id }) => ({ id, entityId: named[o - 1]!.entityId, metric: named[o - 1]!.metric }));
         return { id: await insertEntry(q, now, body), series };
       });
     },

@@ -137,3 +137,12 @@ test('a slice naming one rollup hour several times applies them in order: merge,
   ] }));
   assert.deepEqual(await store.rollups(s, 0, 0), [{ seriesId: s, hour: 0, min: -1, max: 9, sum: 19, count: 4, first: 5, firstTs: 0, last: 9, lastTs: 40 }]);
 });
+
+test('entity ids that are not integers name nothing: no series stored or answered, nothing forgotten, no failure', async () => {
+  const store = createPgHistoryStore(db);
+  const before = (await store.loadSeries()).length;
+  const answer = await store.appendJournal('[]', [{ entityId: 'abc', metric: 'm' }, { entityId: '1', metric: 'named' }]);
+  assert.deepEqual(answer.series.map((s) => [s.entityId, s.metric]), [['1', 'named']]);
+  await store.forgetEntities(['abc', '1.5']);
+  assert.equal((await store.loadSeries()).length, before + 1);
+});

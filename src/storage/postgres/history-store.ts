@@ -9,6 +9,7 @@ import { writeSlice } from './history-checkpoint.js';
 import { createPgJournal } from './history-journal.js';
 import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
+import { rowId } from './row-id.js';
 
 const DAY = 86_400_000;
 export const CHUNK_PERIOD_MS = DAY;
@@ -84,8 +85,9 @@ export function createPgHistoryStore(db: PgDb): HistoryStore {
     },
 
     async forgetEntities(entityIds) {
-      if (entityIds.length === 0) return;
-      const ids = entityIds.map(Number);
+      // Strings that are not ids name nothing (as in SQLite) instead of failing the bigint cast.
+      const ids = entityIds.map(rowId).filter((id): id is number => id !== undefined);
+      if (ids.length === 0) return;
       await db.tx(async (q) => {
         for (const sql of FORGET) await q.query(sql, [ids]);
       });
