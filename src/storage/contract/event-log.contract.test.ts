@@ -170,6 +170,18 @@ forEachBackend('event log store', (storage, backend) => {
     assert.deepEqual((await all(s)).map((r) => r.timestamp), [35, 36, 37, 38, 39]);
   }));
 
+  it('a NUL character in a payload reads back exactly and conditions on it still find the record', () => withFreshStorage(backend, async (s) => {
+    // PostgreSQL's text and jsonb cannot hold U+0000 (an SNMP octet string or an MQTT payload may).
+    const payload = { text: 'a\u0000b', list: ['\u0000'], escaped: '\\u0000', nested: { k: 'x\u0000' } };
+    await s.eventLog.append([rec(1, { payload }), rec(2, { payload: { text: 'ab' } })]);
+    const found = async (conditions: NonNullable<EventLogQuery['conditions']>) => (await all(s, { conditions })).map((r) => r.timestamp);
+    assert.deepEqual((await all(s)).map((r) => r.payload), [payload, { text: 'ab' }]);
+    assert.deepEqual(await found([{ path: ['payload', 'text'], op: 'eq', value: 'a\u0000b' }]), [1]);
+    assert.deepEqual(await found([{ path: ['payload', 'list'], op: 'in', value: ['\u0000', 'z'] }]), [1]);
+    assert.ok((await found([{ path: ['payload', 'text'], op: 'lt', value: 'a\u0001' }])).includes(1), 'a\\0b < a\\1');
+    assert.deepEqual(await found([{ path: ['payload', 'escaped'], op: 'eq', value: '\\u0000' }]), [1]);
+  }));
+
   it('retention takes latest-record pointers with the records; ids are not given out again once the log is empty', () => withFreshStorage(backend, async (s) => {
     await s.eventLog.append([onEntity('10', 10), onEntity('11', 20)]);
     const old = ids(await all(s));

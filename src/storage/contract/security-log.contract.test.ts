@@ -21,7 +21,11 @@ forEachBackend('security log store', (storage) => {
     assert.deepEqual((await log.find({ limit: 100, conditions: [cond(['message', 'login'], 'eq', 'amy')] })).map((r) => r.timestamp), [20, 10]);
     assert.deepEqual((await log.find({ limit: 100, conditions: [cond(['eventClassId'], 'in', ['Lockout', 'LoginFailure'])] })).length, 2);
     assert.deepEqual((await log.find({ limit: 100, conditions: [cond(['message', 'connection', 'localPort'], 'gt', 0)] })).length, 4);
-    assert.equal(await log.deleteOlderThan(20), 1);
+    // A NUL character (a login typed into a Basic header) is kept exactly and found by it.
+    await log.append([event(15, 'nu\u0000l')]);
+    const nul = await log.find({ limit: 100, conditions: [cond(['message', 'login'], 'eq', 'nu\u0000l')] });
+    assert.deepEqual(nul.map((r) => [r.timestamp, r.message.login]), [[15, 'nu\u0000l']]);
+    assert.equal(await log.deleteOlderThan(20), 2);
     assert.equal((await log.find({ limit: 100 })).length, 3);
   });
 });

@@ -7,14 +7,16 @@ import { necessaryConditions } from '../../core/filter-conditions.js';
 import { compileSafeQuery } from '../../core/safe-query.js';
 import { createTestDatabase } from '../contract/postgres-cluster.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
+import { jsonbOf, nulSafe } from './nul-safe.js';
 import { DEFAULT_PG_SETTINGS, openPgDb, type PgDb } from './pg-db.js';
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
-// Upper and lower case and a non-ASCII letter: string ranges must follow byte order.
-const VALUES = [0, 1, 2, 5, 2.5, -1, 'a', 'b', 'ab', 'B', 'é', '5', true, false, null];
+// Upper and lower case and a non-ASCII letter: string ranges must follow byte order. NUL, which
+// the table stores as U+FFFD (nul-safe.ts), and its neighbours in that order.
+const VALUES = [0, 1, 2, 5, 2.5, -1, 'a', 'b', 'ab', 'B', 'é', '5', 'a\u0000', 'a\u0001', 'a\uffff', true, false, null];
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PgDb;
@@ -30,21 +32,22 @@ after(async () => {
 test('pushed-down jsonb conditions keep every record the full filter keeps, and narrow', async () => {
   const rand = rng(7);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-  await db.exec('CREATE TABLE t (id integer PRIMARY KEY, kind text, body jsonb NOT NULL)');
+  await db.exec('CREATE TABLE t (id integer PRIMARY KEY, kind text, body jsonb NOT NULL, exact text)');
   const records: Array<Record<string, unknown> & { id: number }> = Array.from({ length: 300 }, (_, id) => {
-    const r: Record<string, unknown> = { kind: pick(['x', 'y', 'z', 'X']), a: pick(VALUES), n: { m: pick(VALUES) } };
+    const r: Record<string, unknown> = { kind: pick(['x', 'y', 'z', 'X', 'x\u0000']), a: pick(VALUES), n: { m: pick(VALUES) } };
     if (rand() < 0.3) r.arr = [pick(VALUES), pick(VALUES)];
     if (rand() < 0.2) delete r.a;
     if (rand() < 0.1) r.a = [pick(VALUES)];
     return { id, ...r };
   });
-  await db.query('INSERT INTO t SELECT * FROM unnest($1::int[], $2::text[], $3::jsonb[])',
-    [records.map((r) => r.id), records.map((r) => r.kind), records.map((r) => JSON.stringify(r))]);
-  const layout: JsonbColumnLayout = { column: 'body', columns: { kind: 'kind' }, arraysPossible: true };
+  const bodies = records.map((r) => jsonbOf(JSON.stringify(r)));
+  await db.query('INSERT INTO t SELECT * FROM unnest($1::int[], $2::text[], $3::jsonb[], $4::text[])',
+    [records.map((r) => r.id), records.map((r) => nulSafe(r.kind as string)), bodies.map((b) => b.jsonb), bodies.map((b) => b.exact)]);
+  const layout: JsonbColumnLayout = { column: 'body', columns: { kind: 'kind' }, arraysPossible: true, exactColumn: 'exact' };
 
-  const value = () => pick(VALUES.filter((x) => x !== null));
   const clause = () => {
     const field = pick(['kind', 'a', 'n.m', 'arr']);
+    const value = () => (field === 'kind' && rand() < 0.5 ? pick(['x', 'x\u0000', 'x\u0001', 'y']) : pick(VALUES.filter((x) => x !== null)));
     switch (pick(['eq', '$eq', '$in', '$gt', '$gte', '$lt', '$lte'])) {
       case 'eq': return { [field]: value() };
       case '$in': return { [field]: { $in: [value(), value()] } };
@@ -59,7 +62,7 @@ test('pushed-down jsonb conditions keep every record the full filter keeps, and 
     const where: string[] = [];
     const params: unknown[] = [];
     jsonbConditionClauses(layout, necessaryConditions(filter), where, params);
-    const sql = `SELECT id, body FROM t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
+    const sql = `SELECT id, coalesce(exact, body::text) AS body FROM t ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id`;
     const candidates = await db.rows<{ id: number; body: string }>(sql, params);
     if (candidates.length < records.length) narrowed++;
     const got = candidates.map((c) => JSON.parse(c.body) as Record<string, unknown>).filter(matches).map((r) => r.id);

@@ -3,6 +3,7 @@
 // wholly before the cutoff and deletes only the rest, as one transaction.
 import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../types.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
+import { jsonbOf, nulSafe } from './nul-safe.js';
 import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
 
@@ -11,10 +12,11 @@ interface Row {
   ts: number;
   user_id: number | null;
   record: string;
+  record_exact: string | null;
 }
 
 const fromRow = (r: Row): StoredSecurityEvent => ({
-  ...(JSON.parse(r.record) as Omit<SecurityEvent, 'timestamp' | 'userId'>),
+  ...(JSON.parse(r.record_exact ?? r.record) as Omit<SecurityEvent, 'timestamp' | 'userId'>),
   id: String(r.id),
   timestamp: r.ts,
   userId: r.user_id === null ? null : String(r.user_id),
@@ -24,6 +26,7 @@ const LAYOUT: JsonbColumnLayout = {
   column: 'record',
   columns: { level: 'level', eventClassId: 'event_class', 'message.login': 'login', 'message.remoteAddress': 'remote_address' },
   arraysPossible: false,
+  exactColumn: 'record_exact',
 };
 
 const DAY = 86_400_000;
@@ -43,16 +46,16 @@ export function createPgSecurityLogStore(db: PgDb): SecurityLogStore {
     async append(events) {
       if (events.length === 0) return;
       await partitions.ensure(events.map((e) => e.timestamp));
-      const records = events.map(({ timestamp: _t, userId: _u, ...rest }) => JSON.stringify(rest));
+      const records = events.map(({ timestamp: _t, userId: _u, ...rest }) => jsonbOf(JSON.stringify(rest)));
       // WITH ORDINALITY ... ORDER BY: ids are drawn in the order the events were given.
-      await db.query(`INSERT INTO security_log (ts, user_id, level, event_class, login, remote_address, record)
-        SELECT ts, user_id, level, event_class, login, remote_address, record
-        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[])
-          WITH ORDINALITY AS u (ts, user_id, level, event_class, login, remote_address, record, n)
+      await db.query(`INSERT INTO security_log (ts, user_id, level, event_class, login, remote_address, record, record_exact)
+        SELECT ts, user_id, level, event_class, login, remote_address, record, record_exact
+        FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[])
+          WITH ORDINALITY AS u (ts, user_id, level, event_class, login, remote_address, record, record_exact, n)
         ORDER BY n`, [
         events.map((e) => e.timestamp), events.map((e) => (e.userId === null ? null : idOf(e.userId) ?? null)),
-        events.map((e) => e.level), events.map((e) => e.eventClassId), events.map((e) => e.message.login),
-        events.map((e) => e.message.remoteAddress), records,
+        events.map((e) => nulSafe(e.level)), events.map((e) => nulSafe(e.eventClassId)), events.map((e) => nulSafe(e.message.login)),
+        events.map((e) => nulSafe(e.message.remoteAddress)), records.map((r) => r.jsonb), records.map((r) => r.exact),
       ]);
     },
 
@@ -73,7 +76,7 @@ export function createPgSecurityLogStore(db: PgDb): SecurityLogStore {
         where.push(`(ts, id) < (${bind(q.before.timestamp)}, ${bind(id)})`);
       }
       if (q.conditions) jsonbConditionClauses(LAYOUT, q.conditions, where, params);
-      const sql = `SELECT id, ts, user_id, record FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      const sql = `SELECT id, ts, user_id, record, record_exact FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ts DESC, id DESC LIMIT ${bind(q.limit)} OFFSET ${bind(q.before ? 0 : (q.skip ?? 0))}`;
       return (await db.rows<Row>(sql, params)).map(fromRow);
     },

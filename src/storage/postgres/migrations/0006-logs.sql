@@ -17,6 +17,9 @@ CREATE TABLE security_log (
   login text NOT NULL,
   remote_address text NOT NULL,
   record jsonb NOT NULL,
+  -- The exact record text, only when it holds a NUL character, which text and jsonb cannot
+  -- (record and text columns then have U+FFFD in its place): see nul-safe.ts.
+  record_exact text,
   PRIMARY KEY (id, ts)
 ) PARTITION BY RANGE (ts);
 ALTER SEQUENCE security_log_id_seq OWNED BY security_log.id;
@@ -43,6 +46,8 @@ CREATE TABLE event_log (
   entity_type integer,
   entity_name text,
   record jsonb NOT NULL,
+  -- As in security_log: the exact text of a record holding a NUL character, else null.
+  record_exact text,
   -- (id, ts): pages by id and the count trim (oldest ids first) read this index.
   PRIMARY KEY (id, ts)
 ) PARTITION BY RANGE (ts);
