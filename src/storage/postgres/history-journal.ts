@@ -1,8 +1,9 @@
 // The intake journal on PostgreSQL: appends (with the series they introduce), reads back in
 // id order, and the cut a checkpoint makes. The table is partitioned by the time an entry was
-// written, so the space of entries that checkpoints covered is given back by dropping their
+// written, so the space of entries that checkpoints deleted is given back by dropping their
 // partition whole once its period is over (no vacuum of a table that is written and emptied
-// all day long).
+// all day long). The drops run with retention (purge), not in the checkpoint: a checkpoint
+// must answer exactly whether its slice committed, and a drop is not part of the slice.
 import type { SeriesName, SeriesRow } from '../history-types.js';
 import { createPartitions, partitionName } from './partitions.js';
 import type { PgDb, PgQueryable } from './pg-db.js';
@@ -10,8 +11,8 @@ import { rowId } from './row-id.js';
 
 /**
  * Ten minutes a partition: an entry is normally covered by a checkpoint within seconds (the
- * default checkpoint period is 10 s), so at most two or three partitions live, and one is
- * made and one dropped every ten minutes (each takes a short lock on the table).
+ * default checkpoint period is 10 s), so with the hourly purge about seven partitions live,
+ * and one is made every ten minutes (each make and drop takes a short lock on the table).
  */
 export const JOURNAL_PERIOD_MS = 10 * 60_000;
 const READ_PAGE = 500;
@@ -42,8 +43,11 @@ export function createPgJournal(db: PgDb) {
     return (await q.one<{ id: number }>(INSERT_ENTRY, [writtenAt, body]))!.id;
   }
 
-  /** Drops the journal's partitions whose period is over and that hold no entry above `upTo`. */
-  async function dropCovered(upTo: number, now = Date.now()): Promise<number> {
+  /**
+   * Drops the journal's partitions whose period is over and that are empty (checkpoints delete
+   * the entries they cover, so empty means covered). Returns how many went.
+   */
+  async function dropEmpty(now = Date.now()): Promise<number> {
     const parts = await db.rows<{ name: string }>(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
        WHERE i.inhparent = 'intake_journal'::regclass`);
@@ -57,17 +61,17 @@ export function createPgJournal(db: PgDb) {
       const done = await db.tx(async (q) => {
         // The parent first (dropping a partition locks it anyway): taking the partition first
         // could deadlock with an append that holds the parent. An append in flight is waited
-        // for; if that takes long, the next checkpoint tries again.
+        // for; if that takes long, the next purge tries again.
         await q.exec("SET LOCAL lock_timeout = '500ms'");
         await q.exec('LOCK TABLE intake_journal IN ACCESS EXCLUSIVE MODE');
         if (!(await q.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]))?.r) return false;
         // Under the lock every append has committed or not started: what is there is all there is.
-        if (await q.one(`SELECT 1 AS x FROM ${name} WHERE id > $1 LIMIT 1`, [upTo])) return false;
+        if (await q.one(`SELECT 1 AS x FROM ${name} LIMIT 1`)) return false;
         await q.exec(`DROP TABLE ${name}`);
         return true;
       }).catch((err: { code?: string }) => {
-        // lock_not_available: appends kept the table busy; the entries are deleted already, only
-        // the space waits for the next checkpoint.
+        // lock_not_available: appends kept the table busy; the partition is empty, only its
+        // space waits for the next purge.
         if (err?.code === '55P03') return false;
         throw err;
       });
@@ -109,6 +113,6 @@ export function createPgJournal(db: PgDb) {
     /** Deletes the entries up to `upTo` (in the checkpoint's transaction). */
     cut: (q: PgQueryable, upTo: number) => q.query('DELETE FROM intake_journal WHERE id <= $1', [upTo]),
 
-    dropCovered,
+    dropEmpty,
   };
 }

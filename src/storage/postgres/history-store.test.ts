@@ -68,7 +68,7 @@ test('chunks go to the day partition of their end; purge drops whole days before
   assert.deepEqual((await store.chunks(s, 0, Number.MAX_SAFE_INTEGER)).map((c) => c.endTs), [day(2, 5 * HOUR)]);
 });
 
-test('the journal: covered entries are deleted by the checkpoint; a partition goes once its period is over and nothing in it is uncovered', async () => {
+test('the journal: covered entries are deleted by the checkpoint; a partition goes once its period is over and it is empty', async () => {
   const store = createPgHistoryStore(db);
   const journal = createPgJournal(db);
   const current = partitionName('intake_journal', Math.floor(Date.now() / JOURNAL_PERIOD_MS));
@@ -77,46 +77,48 @@ test('the journal: covered entries are deleted by the checkpoint; a partition go
   assert.ok((await partitionsOf('intake_journal')).includes(current));
   const later = Date.now() + 2 * JOURNAL_PERIOD_MS + 120_000;
 
-  // Its period is not over: kept, even though every entry is covered.
-  assert.equal(await journal.dropCovered(b.id), 0);
-  assert.ok((await partitionsOf('intake_journal')).includes(current));
   // Over, but b is not covered: kept, and b with it.
   await store.checkpoint(slice({ journalUpTo: a.id }));
-  await journal.dropCovered(a.id, later);
+  await journal.dropEmpty(later);
   const left: string[] = [];
   await store.readJournal((_, body) => left.push(body));
   assert.deepEqual(left, ['b']);
   assert.ok((await partitionsOf('intake_journal')).includes(current));
 
-  // All covered and over: dropped whole; the default partition always stays.
+  // All covered, but its period is not over (appends still go there): kept.
   await store.checkpoint(slice({ journalUpTo: b.id }));
-  assert.ok((await journal.dropCovered(b.id, later)) >= 1);
   assert.deepEqual(await db.rows('SELECT id FROM intake_journal'), []);
+  assert.equal(await journal.dropEmpty(), 0);
+  assert.ok((await partitionsOf('intake_journal')).includes(current));
+  // Over and empty: dropped whole; the default partition always stays.
+  assert.ok((await journal.dropEmpty(later)) >= 1);
   assert.ok(!(await partitionsOf('intake_journal')).includes(current));
   assert.ok((await partitionsOf('intake_journal')).includes('intake_journal_default'));
 });
 
-test('a partition is not dropped under an append still in flight: the drop waits for it, then finds it uncovered', async () => {
+test('a partition is not dropped under an append still in flight: the drop waits for it, then finds the entry', async () => {
+  const store = createPgHistoryStore(db);
   const journal = createPgJournal(db);
   const first = await journal.append('x', []);
+  await store.checkpoint(slice({ journalUpTo: first.id }));
   const current = partitionName('intake_journal', Math.floor(Date.now() / JOURNAL_PERIOD_MS));
   const later = Date.now() + 2 * JOURNAL_PERIOD_MS + 120_000;
-  // An append whose transaction is still open (as a slow node's would be).
+  // An append whose transaction is still open (as a slow node's would be): the partition looks empty.
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('INSERT INTO intake_journal (written_at, body) VALUES ($1, $2)', [Date.now(), 'in flight']);
-    const dropping = journal.dropCovered(first.id, later);
+    const dropping = journal.dropEmpty(later);
     await new Promise((r) => setTimeout(r, 100));
     await client.query('COMMIT');
     await dropping;
-    assert.ok((await partitionsOf('intake_journal')).includes(current), 'the entry committed meanwhile is above the cut: its partition stays');
+    assert.ok((await partitionsOf('intake_journal')).includes(current), 'the entry committed meanwhile keeps its partition');
   } finally {
     client.release();
   }
   const bodies: string[] = [];
   await journal.read((_, body) => bodies.push(body));
-  assert.ok(bodies.includes('in flight'));
+  assert.deepEqual(bodies, ['in flight']);
 });
 
 test('a slice naming one rollup hour several times applies them in order: merge, replace, merge', async () => {

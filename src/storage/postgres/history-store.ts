@@ -60,9 +60,6 @@ export function createPgHistoryStore(db: PgDb): HistoryStore {
         await writeSlice(q, slice);
         if (slice.journalUpTo > 0) await journal.cut(q, slice.journalUpTo);
       });
-      // After the commit, without holding the slice's transaction: give back the space of the
-      // journal partitions that are now empty for good.
-      if (slice.journalUpTo > 0) await journal.dropCovered(slice.journalUpTo);
     },
 
     async chunks(seriesId, from, to) {
@@ -99,6 +96,8 @@ export function createPgHistoryStore(db: PgDb): HistoryStore {
       const dropped = await chunkPartitions.dropBefore(rawBefore);
       const deleted = (await db.query('DELETE FROM chunks WHERE end_ts < $1', [rawBefore])).rowCount ?? 0;
       const rollups = (await db.query('DELETE FROM rollups WHERE hour < $1', [rollupBefore])).rowCount ?? 0;
+      // The journal's past partitions that checkpoints emptied give their space back.
+      await journal.dropEmpty();
       return { chunks: dropped + deleted, rollups };
     },
   };
