@@ -67,7 +67,7 @@ export function createEventLogRetention(db: PgDb, partitions: Partitions) {
       await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['vigil.partitions.event_log']);
       const { dropped, droppedBefore, deleted } = await work(q);
       const n = dropped + deleted;
-      if (droppedBefore !== undefined) {
+      if (droppedBefore !== undefined && dropped > 0) {
         // Pointers into dropped partitions (their records are gone with them).
         await q.query(`DELETE FROM event_latest l WHERE l.ts < $1
           AND NOT EXISTS (SELECT 1 FROM event_log e WHERE e.id = l.event_id AND e.ts = l.ts)`, [droppedBefore]);

@@ -66,9 +66,10 @@ CREATE TABLE event_latest (
   event_id bigint NOT NULL,
   ts bigint NOT NULL
 );
--- Retention removes the pointers to the records it removed: those of deleted rows by their
--- ids, those into dropped partitions by their time.
-CREATE INDEX event_latest_ts ON event_latest (ts);
+-- No index but the key: every append moves pointers, and with no other index those updates
+-- stay on their page (HOT): appends of records on 10,000 entities ran 23% faster without an
+-- index on ts. Retention removes pointers to deleted rows by their ids, and only after it has
+-- dropped a partition does it look through all pointers (once a day).
 
 -- The number of records, changed in the transaction of every append and delete (ids have holes
 -- and count(*) would scan the log after every batch). Striped: each append adds to one of
