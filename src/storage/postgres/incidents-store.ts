@@ -159,10 +159,14 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
 
     moveToHistory: (ids, now) => moveMany(MOVE_IDS, ids, now),
     closeForEntities: (entityIds, now) => moveMany(MOVE_ENTITIES, entityIds, now),
-    // Rows another node is moving right now are skipped, not waited for (they leave the set anyway).
-    sweepCleared: async (clearedBefore, now, limit) => (await db.rows<Row>(`WITH moved AS (UPDATE incidents SET history_at = $1, updated = $1
-      WHERE history_at IS NULL AND id IN (SELECT id FROM incidents WHERE history_at IS NULL AND clear_timestamp IS NOT NULL AND clear_timestamp <= $2
-      ORDER BY clear_timestamp LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING *) SELECT * FROM moved ORDER BY clear_timestamp, id`,
+    // Rows another node is moving right now are skipped, not waited for (they leave the set
+    // anyway). The pick is a MATERIALIZED CTE, evaluated once: as `id IN (subquery)` the
+    // planner may rescan the subquery per row, and each rescan skips the rows this statement
+    // has already updated and picks further ones, moving more than `limit` (seen in a test run).
+    sweepCleared: async (clearedBefore, now, limit) => (await db.rows<Row>(`WITH picked AS MATERIALIZED (SELECT id FROM incidents
+      WHERE history_at IS NULL AND clear_timestamp IS NOT NULL AND clear_timestamp <= $2 ORDER BY clear_timestamp LIMIT $3 FOR UPDATE SKIP LOCKED),
+      moved AS (UPDATE incidents i SET history_at = $1, updated = $1 FROM picked WHERE i.id = picked.id AND i.history_at IS NULL RETURNING i.*)
+      SELECT * FROM moved ORDER BY clear_timestamp, id`,
     [now, clearedBefore, limit])).map(fromRow),
     nextClearTimestamp: async () => (await db.one<{ t: number | null }>(
       'SELECT MIN(clear_timestamp) AS t FROM incidents WHERE history_at IS NULL AND clear_timestamp IS NOT NULL'))!.t ?? undefined,
