@@ -64,7 +64,8 @@ export async function describeTarget(db: PgQueryable): Promise<TargetTable[]> {
 
 /**
  * How many rows the migrations alone leave in each table: they are applied once more in a
- * scratch schema inside a transaction that is rolled back, so nothing of it stays.
+ * scratch schema inside a transaction that is rolled back, so nothing of it stays. (This is why
+ * migrations name their objects without a schema: they land wherever search_path says.)
  */
 export async function seedRowCounts(db: PgDb): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
