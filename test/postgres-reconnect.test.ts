@@ -15,10 +15,11 @@ let server: TestServer;
 const { asAdmin, mkObject } = adminClient(() => server);
 const d = dataClient(() => server);
 
-/** An error answer of the API: 5xx with exactly {code, message}. */
+/** The answer while the database is away: 503 ServiceUnavailable with exactly {code, message}, to retry. */
 function assertServerError(res: Reply, what: string): void {
-  assert.ok(res.status >= 500 && res.status <= 599, `${what}: ${res.status} ${res.text}`);
+  assert.equal(res.status, 503, `${what}: ${res.status} ${res.text}`);
   assert.deepEqual(Object.keys(res.body).sort(), ['code', 'message'], `${what}: ${res.text}`);
+  assert.equal(res.body.code, 'ServiceUnavailable', `${what}: ${res.text}`);
 }
 
 describe('PostgreSQL restarting under a running server', () => {

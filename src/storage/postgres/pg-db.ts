@@ -5,6 +5,7 @@
 // its caller (a write is never retried or dropped silently here).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { AppError } from '../../errors.js';
 
 export interface PgSettings {
   url: string;
@@ -65,9 +66,31 @@ function nameOf(text: string): string {
   return name;
 }
 
+// Errors that say "the database is not there (or not answering) right now", not "this
+// statement is wrong": the server restarting or shutting down (SQLSTATE class 08, 57P01-03),
+// out of connections (53300), the network (Node's socket codes), node-postgres's own
+// messages for a dropped connection or a pool that could not connect in time, and a
+// statement cancelled by statement_timeout (57014). The caller gets a 503 it may retry;
+// whether a COMMIT that broke off had landed is unknown, so nothing here retries on its own.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection error|timeout exceeded when trying to connect|Connection ended|not queryable/i;
+
+/** The error a caller sees: a storage-neutral 503 when the database is unavailable, else the error as it came. */
+export function translatePgError(err: unknown): unknown {
+  const e = err as { code?: string; message?: string };
+  if (typeof e !== 'object' || e === null) return err;
+  if (e.code === '57014') return new AppError('ServiceUnavailable', 'the database did not answer in time', { 'Retry-After': '5' });
+  const unavailable = (typeof e.code === 'string' && (e.code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_SOCKET.has(e.code)))
+    || (!e.code && typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message));
+  return unavailable ? new AppError('ServiceUnavailable', 'the database cannot be reached; try again shortly', { 'Retry-After': '5' }) : err;
+}
+
 function queryableOf(client: pg.Pool | pg.PoolClient): PgQueryable {
   const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-    client.query<R>({ name: nameOf(text), text, values });
+    client.query<R>({ name: nameOf(text), text, values }).catch((err: unknown) => {
+      throw translatePgError(err);
+    });
   return {
     query,
     rows: async <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => (await query<R>(text, values)).rows,
@@ -75,7 +98,11 @@ function queryableOf(client: pg.Pool | pg.PoolClient): PgQueryable {
       const { rows } = await query<R>(text, values);
       return rows[0];
     },
-    exec: async (sql) => void (await client.query(sql)),
+    exec: async (sql) => {
+      await client.query(sql).catch((err: unknown) => {
+        throw translatePgError(err);
+      });
+    },
   };
 }
 
@@ -100,7 +127,9 @@ export function openPgDb(settings: PgSettings, onIdleError: (err: Error) => void
     pool,
     ...base,
     async tx(work, isolation) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((err: unknown) => {
+        throw translatePgError(err);
+      });
       let broken: Error | undefined;
       try {
         await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}` : 'BEGIN');
@@ -113,7 +142,7 @@ export function openPgDb(settings: PgSettings, onIdleError: (err: Error) => void
         } catch (rollbackErr) {
           broken = rollbackErr as Error;
         }
-        throw err;
+        throw translatePgError(err);
       } finally {
         client.release(broken);
       }
