@@ -39,11 +39,16 @@ export interface EventLogStore {
   latestPerEntity(): Promise<StoredEventRecord[]>;
   /** How many records the log holds (counted by the store, not derived from ids: they have holes). */
   count(): Promise<number>;
-  /** Deletes records older than `timestamp`, at most `limit` of them (oldest first). */
+  /**
+   * Deletes records older than `timestamp`, oldest first: at most `limit` rows one by one, plus
+   * whole time partitions lying entirely before it where the backend keeps them (PostgreSQL),
+   * so the count returned may exceed `limit`.
+   */
   deleteOlderThan(timestamp: number, limit: number): Promise<number>;
   /**
-   * Deletes the oldest records (lowest ids) beyond the newest `max`, at most `limit` of them in
-   * one call (so appends are not held up long); returns how many went. Counted and deleted in
+   * Deletes the oldest records (lowest ids) beyond the newest `max`, at most `limit` of them row
+   * by row in one call (so appends are not held up long), plus whole partitions that hold only
+   * such records (PostgreSQL); returns how many went. Counted and deleted in
    * one step: appends and deletes of other callers or nodes meanwhile never make it over-trim.
    */
   trimToCount(max: number, limit: number): Promise<number>;
