@@ -19,6 +19,12 @@ forEachBackend('users store', (storage) => {
     assert.equal(await storage().users.get('999999'), undefined);
   });
 
+  it('users: a login with a NUL character names nobody (a Basic header can carry one)', async () => {
+    await storage().users.create(newUser('nul'), 1000);
+    assert.equal(await storage().users.getByLogin('nu\u0000l'), undefined);
+    assert.equal(await storage().users.getByLogin('nul\u0000'), undefined);
+  });
+
   it('users: update changes only what is given; authVersion moves only when asked', async () => {
     const u = await storage().users.create(newUser('ben'), 1000);
     const a = await storage().users.update(u.id, { email: 'b@x' }, 2000, false);

@@ -55,11 +55,22 @@ const TYPES = {
 } as unknown as pg.CustomTypesConfig;
 
 const statementNames = new Map<string, string>();
+/**
+ * Statement texts given a name at most. Some SQL is built from a client's filter (the number
+ * of conditions, the length of an `in` list): every distinct text would otherwise stay
+ * prepared, in this map and on every pooled connection, for ever. The stores' fixed
+ * statements are met first (at start and on the hot paths); texts beyond the cap run unnamed
+ * (parsed each time, nothing kept).
+ */
+const MAX_NAMED_STATEMENTS = 1000;
 
-/** A stable name per statement text; node-postgres prepares a named statement once per connection. */
-function nameOf(text: string): string {
+/** How many statement texts hold a name (bounded by MAX_NAMED_STATEMENTS). */
+export const namedStatements = (): number => statementNames.size;
+
+/** A stable name per statement text (node-postgres prepares a named statement once per connection), or none past the cap. */
+function nameOf(text: string): string | undefined {
   let name = statementNames.get(text);
-  if (!name) {
+  if (!name && statementNames.size < MAX_NAMED_STATEMENTS) {
     name = 'v' + createHash('sha1').update(text).digest('hex').slice(0, 20);
     statementNames.set(text, name);
   }
@@ -75,12 +86,15 @@ function nameOf(text: string): string {
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 const UNAVAILABLE_MESSAGE = /Connection terminated|connection error|timeout exceeded when trying to connect|Connection ended|not queryable/i;
+/** Text PostgreSQL cannot hold: the NUL character (SQLite stores it). */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
 /** The error a caller sees: a storage-neutral 503 when the database is unavailable, else the error as it came. */
 export function translatePgError(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (typeof e !== 'object' || e === null) return err;
   if (e.code === '57014') return new AppError('ServiceUnavailable', 'the database did not answer in time', { 'Retry-After': '5' });
+  if (typeof e.code === 'string' && UNSTORABLE_TEXT.has(e.code)) return new AppError('BadRequest', 'text may not contain the NUL character (\\u0000)');
   const unavailable = (typeof e.code === 'string' && (e.code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_SOCKET.has(e.code)))
     || (!e.code && typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message));
   return unavailable ? new AppError('ServiceUnavailable', 'the database cannot be reached; try again shortly', { 'Retry-After': '5' }) : err;
@@ -131,6 +145,14 @@ export function openPgDb(settings: PgSettings, onIdleError: (err: Error) => void
         throw translatePgError(err);
       });
       let broken: Error | undefined;
+      // While a client is checked out the pool no longer listens for its errors: a connection
+      // cut by the server (restart, failover, pg_terminate_backend) would emit 'error' with
+      // nobody listening, and Node would end the process. The statement in flight fails on
+      // its own; this only records that the connection is done for.
+      const onError = (err: Error) => {
+        broken ??= err;
+      };
+      client.on('error', onError);
       try {
         await client.query(isolation ? `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}` : 'BEGIN');
         const result = await work(queryableOf(client));
@@ -144,6 +166,7 @@ export function openPgDb(settings: PgSettings, onIdleError: (err: Error) => void
         }
         throw translatePgError(err);
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

@@ -84,7 +84,10 @@ export function createPgUsersStore(db: PgDb): UsersStore {
       const key = rowId(id);
       return key === undefined ? undefined : one('SELECT * FROM users WHERE id = $1', [key]);
     },
-    getByLogin: (login) => one('SELECT * FROM users WHERE login = $1', [login]),
+    // A login typed with a NUL character (a Basic header can carry one) names nobody, as on
+    // SQLite; PostgreSQL would refuse the parameter, and the sign-in would fail with 400
+    // instead of 401 and its security event.
+    getByLogin: async (login) => (login.includes('\u0000') ? undefined : one('SELECT * FROM users WHERE login = $1', [login])),
     getByTokenHash: (tokenHash) => one('SELECT * FROM users WHERE token_hash = $1', [tokenHash]),
     async create(user: NewUser, now: number) {
       try {
