@@ -35,7 +35,7 @@ test('a partition per period is made once, keys outside the horizon make none', 
   const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
   await parts.ensure([now, now + 1, now - DAY, 1 /* far in the past */, now + 50 * DAY /* far ahead */], now);
   await parts.ensure([now], now); // known: nothing to do
-  assert.deepEqual(await partitionsOf('samples'), ['samples_default', partitionName('samples', 100), partitionName('samples', 99)].sort());
+  assert.deepEqual(await partitionsOf('samples'), ['samples_default', partitionName('samples', 100), partitionName('samples', 101), partitionName('samples', 99)].sort());
   await db.query('INSERT INTO samples (id, ts) VALUES (1, $1), (2, 1), (3, $2)', [now, now + 50 * DAY]);
   const where = await db.rows<{ t: string; id: number }>('SELECT tableoid::regclass::text AS t, id FROM samples ORDER BY id');
   assert.deepEqual(where, [
@@ -69,4 +69,28 @@ test('retention drops whole partitions before the cutoff and counts their rows',
   assert.ok(!names.includes('samples_p99'));
   assert.ok(names.includes('samples_p100'));
   assert.deepEqual((await db.rows<{ id: number }>('SELECT id FROM samples ORDER BY id')).map((r) => r.id), [1, 2, 3]);
+});
+
+test('a partition that cannot get its locks in time is left for later; the rows wait in the default partition', async () => {
+  const now = 200 * DAY;
+  const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  // Another writer keeps the default partition busy (a long transaction reading it).
+  const blocker = db.tx(async (q) => {
+    await q.query('SELECT count(*) FROM samples_default');
+    locked();
+    await held;
+  });
+  await isLocked;
+  const started = Date.now();
+  await parts.ensure([now], now);
+  assert.ok(Date.now() - started < 10_000);
+  assert.ok(!(await partitionsOf('samples')).includes('samples_p200'), 'not made while the lock was held');
+  release();
+  await blocker;
+  await parts.ensure([now], now);
+  assert.ok((await partitionsOf('samples')).includes('samples_p200'), 'made on the next try');
 });

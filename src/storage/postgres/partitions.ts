@@ -33,6 +33,10 @@ export interface Partitions {
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
+/** How long making a partition waits for the tables' locks before leaving it for later. */
+const LOCK_WAIT_MS = 2000;
+/** SQLSTATE lock_not_available: lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 export function partitionName(table: string, index: number): string {
   return index < 0 ? `${table}_n${-index}` : `${table}_p${index}`;
@@ -50,11 +54,18 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
     const from = index * periodMs;
     const to = from + periodMs;
     await db.tx(async (q) => {
+      // Making a partition locks the parent against writes for a moment; behind a long writer
+      // (a checkpoint, a retention pass) it would hold every append up. Give up instead: the
+      // rows go to the default partition meanwhile, and the next batch tries again.
+      await q.exec(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`);
       // One maker at a time per table, across nodes: the existence check and the creation
       // must not race another node's.
       await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`vigil.partitions.${table}`]);
       const exists = await q.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]);
       if (exists?.r) return;
+      // No row may slip into the default partition between the look for strays and the
+      // creation (which would then fail, and with it the append that asked for it).
+      await q.exec(`LOCK TABLE ${table}_default IN ACCESS EXCLUSIVE MODE`);
       const stray = await q.one(`SELECT 1 AS x FROM ${table}_default WHERE ${key} >= $1 AND ${key} < $2 LIMIT 1`, [from, to]);
       if (!stray) {
         await q.exec(`CREATE TABLE ${name} PARTITION OF ${table} FOR VALUES FROM (${from}) TO (${to})`);
@@ -78,10 +89,18 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
         const index = Math.floor(k / periodMs);
         if (known.has(index)) continue;
         (missing ??= new Set()).add(index);
+        // The next period's too, while nothing is written to it yet: at its start appends
+        // then find it made instead of all waiting on its creation.
+        if ((index + 1) * periodMs < newest && !known.has(index + 1)) missing.add(index + 1);
       }
       if (!missing) return;
       for (const index of missing) {
-        await make(index);
+        try {
+          await make(index);
+        } catch (err) {
+          if ((err as { code?: string }).code === LOCK_NOT_AVAILABLE) continue; // rows go to the default partition; tried again next time
+          throw err;
+        }
         known.add(index);
       }
     },
