@@ -269,6 +269,8 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('dataDir', env.DATA_DIR);
   set('databaseUrl', env.DATABASE_URL);
   set('database.poolSize', envInt(env, 'DATABASE_POOL_SIZE'));
+  set('database.statementTimeoutMs', envInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS'));
+  set('database.connectTimeoutMs', envInt(env, 'DATABASE_CONNECT_TIMEOUT_MS'));
   set('adminLogin', env.ADMIN_LOGIN);
   set('adminPassword', env.ADMIN_PASSWORD);
   set('mqttPort', envInt(env, 'MQTT_PORT'));

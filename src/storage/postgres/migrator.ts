@@ -16,6 +16,9 @@ export function readPgMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 export async function migratePg(db: PgDb, migrations = readPgMigrations()): Promise<{ applied: number[] }> {
   return db.tx(async (q) => {
+    // A migration may rewrite a large table: it runs without the pool's statement timeout
+    // (which would otherwise cancel it and stop the server from starting).
+    await q.exec('SET LOCAL statement_timeout = 0');
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await q.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at bigint NOT NULL)`);
