@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { createTestDatabase } from '../src/storage/contract/postgres-cluster.js';
+import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
+import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 import { adminClient } from './helpers/entities.js';
 import { dataClient } from './helpers/data.js';
 import { freeTcpPort } from './helpers/ports.js';
@@ -159,5 +161,38 @@ describe('copy-data from SQLite into PostgreSQL', () => {
     assert.match(res.stderr, /not empty: table \w+ has \d+ rows/);
     server = await startTestServer({ databaseUrl: target.url });
     assert.equal((await asAdmin('GET', `/objects/${made.b}`)).status, 200);
+  });
+
+  // A server started on the target while the copy runs: its write, in flight when the copy
+  // looks for rows the second time, commits before the copy's TRUNCATE. The copy must not wipe
+  // it: it locks every table first (waiting for the write), then sees the row and refuses.
+  it('a write in flight on the target when the copy starts is not wiped: the copy waits for it and refuses', async () => {
+    const other = await createTestDatabase();
+    const writer = new pg.Client({ connectionString: other.url });
+    try {
+      await (await openPostgresStorage({ ...DEFAULT_PG_SETTINGS, url: other.url })).close();
+      await writer.connect();
+      await writer.query('BEGIN');
+      await writer.query(`INSERT INTO tags (name, created, updated) VALUES ('arrived-meanwhile', 0, 0)`);
+      const copying = copyData(sqliteDir, other.url);
+      // Commit once the copy waits on a lock in the target database (the tags row's table).
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { rows } = await writer.query(
+          'SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = $1', [other.name]);
+        if (rows[0].n > 0) break;
+        assert.ok(Date.now() < deadline, 'the copy never waited for the write in flight');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await writer.query('COMMIT');
+      const res = await copying;
+      assert.equal(res.code, 1, res.stdout + res.stderr);
+      assert.match(res.stderr, /not empty: table tags has 1 rows/);
+      const { rows } = await writer.query('SELECT name FROM tags');
+      assert.deepEqual(rows, [{ name: 'arrived-meanwhile' }]);
+    } finally {
+      await writer.end().catch(() => {});
+      await other.drop();
+    }
   });
 });

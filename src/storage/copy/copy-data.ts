@@ -203,7 +203,14 @@ export async function copySqliteToPostgres(options: CopyOptions): Promise<Copied
         for (const name of source.tables.keys()) {
           if (!names.has(name)) throw new Error(`source table ${name} has no table in the target database`);
         }
-        // Again inside the transaction: nothing may have arrived since the first look.
+        // Every target table locked before the second look, held until COMMIT: at READ
+        // COMMITTED a bare count does not see a write still in flight (a server started on the
+        // target meanwhile), which could commit after the count and before the TRUNCATE, and
+        // the TRUNCATE would wipe it. With the lock, such a write finishes first (the lock waits
+        // for it) and the count sees it, or it waits for the copy's end. On a partitioned table
+        // the lock takes its partitions too.
+        await q.exec(`LOCK TABLE ${tables.map((t) => `"${t.name}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+        // Again inside the transaction, under the lock: nothing may have arrived since the first look.
         await assertEmpty(q, tables, seeds);
         // The seed rows go: the source has its own (the same built-ins, maybe edited since).
         await q.exec(`TRUNCATE ${tables.map((t) => `"${t.name}"`).join(', ')}`);
