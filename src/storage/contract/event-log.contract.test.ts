@@ -81,6 +81,21 @@ forEachBackend('event log store', (storage, backend) => {
     }
   }));
 
+  // SQLite compares text in byte order (BINARY); a PostgreSQL database created with a real locale
+  // (en_US.UTF-8, ICU en-US) would put 'Zeta' after 'alpha' unless the column is COLLATE "C".
+  // The sort, keyset paging and range conditions must all agree on the one order on every backend.
+  it('agentId sorts, pages and compares in byte order: upper case before lower case', () => withFreshStorage(backend, async (s) => {
+    await s.eventLog.append([rec(1, { agentId: 'beta' }), rec(2, { agentId: 'Zeta' }), rec(3, { agentId: 'alpha' }), rec(4, { agentId: '_x' })]);
+    const agents = (rows: StoredEventRecord[]) => rows.map((r) => r.agentId);
+    assert.deepEqual(agents(await all(s, { sort: 'agentId' })), ['Zeta', '_x', 'alpha', 'beta']);
+    assert.deepEqual(agents(await all(s, { sort: 'agentId', descending: true })), ['beta', 'alpha', '_x', 'Zeta']);
+    const [first] = await all(s, { sort: 'agentId', limit: 1 });
+    assert.deepEqual(agents(await all(s, { sort: 'agentId', after: first })), ['_x', 'alpha', 'beta'], 'keyset paging after Zeta');
+    // Conditions answer at least the matches: 'Zeta' and '_x' are below 'a' in byte order.
+    const below = agents(await all(s, { conditions: [{ path: ['agentId'], op: 'lt', value: 'a' }] }));
+    for (const a of ['Zeta', '_x']) assert.ok(below.includes(a), `${a} < 'a': ${below.join(', ')}`);
+  }));
+
   it('time range (inclusive) and type narrow; limit 0 and a range with nothing answer empty', () => withFreshStorage(backend, async (s) => {
     await s.eventLog.append([rec(10), rec(20, { type: 2 }), rec(30), rec(40, { type: 2 })]);
     const ts = async (q: Partial<EventLogQuery>) => (await all(s, { sort: 'timestamp', ...q })).map((r) => r.timestamp);

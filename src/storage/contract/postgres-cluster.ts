@@ -67,7 +67,13 @@ export async function startPostgresCluster(options: { durable?: boolean } = {}):
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
   if (asRoot) execFileSync('chown', ['postgres', dir]);
-  run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  // A linguistic collation (ICU en-US), as a database created with a real locale has
+  // (README's CREATE DATABASE inherits e.g. en_US.UTF-8): there 'Zeta' sorts after 'alpha',
+  // where SQLite's BINARY puts it first. With --no-locale (byte order) the contract tests
+  // could not see a text column that sorts or pages without COLLATE "C". ICU rather than a
+  // libc locale because the images carry only C/C.UTF-8; LC_COLLATE/LC_CTYPE stay C.UTF-8.
+  run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8',
+    '--locale-provider=icu', '--icu-locale=en-US', '--no-sync']);
   const port = await freeTcpPort();
   const settings = [
     `-p ${port}`, "-c listen_addresses=127.0.0.1", `-k ${dir}`, '-c max_connections=300',

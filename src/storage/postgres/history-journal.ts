@@ -23,13 +23,14 @@ const CLOCK_SLACK_MS = 60_000;
 // one stored by a concurrent transaction is seen by the lookup (a new snapshot per statement)
 // once the insert, which waited on its unique key, did nothing. Known series are skipped before
 // inserting so that they use up no ids of the sequence (as in the SQLite store). Sorted, so two
-// transactions storing the same series take their key locks in one order (no deadlock).
+// transactions storing the same series take their key locks in one order (no deadlock); in
+// byte order (COLLATE "C", as the column and SQLite's BINARY), not the database's locale.
 const INSERT_SERIES = `
   INSERT INTO series (entity_id, metric)
-  SELECT DISTINCT w.e, w.m FROM unnest($1::bigint[], $2::text[]) AS w(e, m)
+  SELECT DISTINCT w.e, w.m COLLATE "C" FROM unnest($1::bigint[], $2::text[]) AS w(e, m)
   WHERE EXISTS (SELECT 1 FROM entities WHERE id = w.e)
     AND NOT EXISTS (SELECT 1 FROM series s WHERE s.entity_id = w.e AND s.metric = w.m)
-  ORDER BY w.e, w.m
+  ORDER BY 1, 2
   ON CONFLICT (entity_id, metric) DO NOTHING`;
 const SELECT_SERIES = `
   SELECT w.o AS o, s.id AS id FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS w(e, m, o)

@@ -85,7 +85,8 @@ CREATE TABLE entity_props (
 -- SQL filter looks into them).
 CREATE TABLE entity_settings (
   entity_id bigint NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-  kind text NOT NULL,
+  -- Byte order (COLLATE "C"), as SQLite's BINARY: the load reads settings ORDER BY entity_id, kind.
+  kind text COLLATE "C" NOT NULL,
   value text NOT NULL,
   updated bigint NOT NULL,
   PRIMARY KEY (entity_id, kind)

@@ -68,10 +68,12 @@ CREATE INDEX entity_docs_entity ON entity_docs(entity_id, id);
 -- starts, pending re-evaluations and state triggers waiting out a duration. No foreign key to
 -- the entity: the engine forgets a deleted entity's memory itself, and rows of an entity gone
 -- meanwhile are ignored at load.
+-- Text keys in byte order (COLLATE "C"), as SQLite's BINARY: the load reads a kind's rows
+-- ORDER BY entity_id, key (the primary key's order then serves it), whatever the database's locale.
 CREATE TABLE engine_memory (
-  kind text NOT NULL,
-  entity_id text NOT NULL,
-  key text NOT NULL,
+  kind text COLLATE "C" NOT NULL,
+  entity_id text COLLATE "C" NOT NULL,
+  key text COLLATE "C" NOT NULL,
   at bigint NOT NULL,
   data text,
   PRIMARY KEY (kind, entity_id, key)

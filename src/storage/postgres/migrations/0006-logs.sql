@@ -5,17 +5,22 @@
 -- partition key, so it is (id, ts); ids come from an owned sequence (identity columns cannot
 -- be declared on partitioned tables the way the other tables have them).
 
+-- Text columns that are sorted, paged or compared by range are COLLATE "C" (byte order, as
+-- SQLite's BINARY), not the database's collation: a database created with a real locale
+-- (en_US.UTF-8, ICU) would put 'Zeta' after 'alpha'; SQLite puts it first.
+
 -- Security log: the record body as jsonb (filters look into it with ->, ->> and @>); time,
--- user and the fields operators filter by most are columns too, as in SQLite.
+-- user and the fields operators filter by most are columns too, as in SQLite. Those columns are
+-- compared by range by filters (lt/gt on level, eventClassId, login, remoteAddress): byte order.
 CREATE SEQUENCE security_log_id_seq;
 CREATE TABLE security_log (
   id bigint NOT NULL DEFAULT nextval('security_log_id_seq'),
   ts bigint NOT NULL,
   user_id bigint,
-  level text NOT NULL,
-  event_class text NOT NULL,
-  login text NOT NULL,
-  remote_address text NOT NULL,
+  level text COLLATE "C" NOT NULL,
+  event_class text COLLATE "C" NOT NULL,
+  login text COLLATE "C" NOT NULL,
+  remote_address text COLLATE "C" NOT NULL,
   record jsonb NOT NULL,
   -- The exact record text, only when it holds a NUL character, which text and jsonb cannot
   -- (record and text columns then have U+FFFD in its place): see nul-safe.ts.
@@ -41,7 +46,8 @@ CREATE TABLE event_log (
   id bigint NOT NULL DEFAULT nextval('event_log_id_seq'),
   ts bigint NOT NULL,
   type integer NOT NULL,
-  agent_id text NOT NULL,
+  -- Sorted and keyset-paged by (agent_id, ts, id): byte order.
+  agent_id text COLLATE "C" NOT NULL,
   entity_id bigint,
   entity_type integer,
   entity_name text,
