@@ -1,4 +1,4 @@
-// The app as main.ts assembles it, built here directly (real SQLite, real HTTP on a loopback
+// The app as main.ts assembles it, built here directly (real storage of the run's backend, real HTTP on a loopback
 // port) to reach states a running server passes through too briefly to test from outside:
 // not yet ready, and a bug that throws.
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import type { Readiness } from '../src/modules/health/routes.js';
 import { createServices } from '../src/services.js';
 import { openStorage } from '../src/storage/open-storage.js';
 import type { Storage } from '../src/storage/types.js';
+import { databaseUrlFor, dropDatabaseOf } from './helpers/test-database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-app-'));
 const logLines: string[] = [];
@@ -24,7 +25,9 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 let base = '';
 
 before(async () => {
-  const config = loadConfig({}, { dataDir: dir, adminPassword: 'admin-pass-1', logLevel: 'silent' });
+  // The run's backend (a database of its own on PostgreSQL), as the server helpers choose it.
+  const databaseUrl = await databaseUrlFor(dir);
+  const config = loadConfig({}, { dataDir: dir, adminPassword: 'admin-pass-1', logLevel: 'silent', ...(databaseUrl ? { databaseUrl } : {}) });
   storage = await openStorage(config);
   const services = await createServices(config, storage, logger);
   await services.users.ensureBootstrapAdmin('admin', 'admin-pass-1');
@@ -40,6 +43,7 @@ before(async () => {
 after(async () => {
   await app.close();
   await storage.close();
+  await dropDatabaseOf(dir);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -16,7 +16,7 @@ const stored = async (f: TriggerFixture) => (await f.storage.engineMemory.load('
 
 describe('waiting triggers across a restart', () => {
   it('a wait interrupted by a restart fires at its original deadline, once, and leaves no memory', async () => {
-    const f = fixture();
+    const f = await fixture();
     const path = freshPath();
     f.entity('1', 'stays', [hook(freshPath(), 0), hook(path, 600)]);
     f.changeState('1', 5);
@@ -35,7 +35,7 @@ describe('waiting triggers across a restart', () => {
   });
 
   it('a wait that fell due while the service was down fires at start-up, once', async () => {
-    const f = fixture();
+    const f = await fixture();
     const path = freshPath();
     f.entity('2', 'down meanwhile', [hook(path, 100)]);
     f.changeState('2', 8);
@@ -54,7 +54,7 @@ describe('waiting triggers across a restart', () => {
   });
 
   it('a wait left, or of an entity that left its states or was deleted, does not come back', async () => {
-    const f = fixture();
+    const f = await fixture();
     const [left, quiet, deleted] = [freshPath(), freshPath(), freshPath()];
     f.entity('3', 'left', [hook(left, 200)]);
     f.entity('4', 'quiet', [hook(quiet, 200)]);

@@ -15,7 +15,7 @@ const hook = (path: string, duration: number, states = [5, 8]): StateTrigger => 
 
 describe('triggers with a duration', () => {
   it('staying in the states for the duration fires once, with the change that entered them', async () => {
-    const f = fixture();
+    const f = await fixture();
     const path = freshPath();
     f.entity('1', 'stays', [hook(path, 100)]);
     f.changeState('1', 5);
@@ -32,7 +32,7 @@ describe('triggers with a duration', () => {
   });
 
   it('leaving before the duration cancels it', async () => {
-    const f = fixture();
+    const f = await fixture();
     const path = freshPath();
     f.entity('2', 'flaps', [hook(path, 150)]);
     f.changeState('2', 5);
@@ -44,7 +44,7 @@ describe('triggers with a duration', () => {
   });
 
   it('the entity must still be in the states when the wait ends, even if no event said it left', async () => {
-    const f = fixture();
+    const f = await fixture();
     const path = freshPath();
     f.entity('3', 'silent', [hook(path, 80)]);
     f.changeState('3', 5);
@@ -55,7 +55,7 @@ describe('triggers with a duration', () => {
   });
 
   it('a trigger changed or removed while waiting does not fire; a deleted entity loses its timers', async () => {
-    const f = fixture();
+    const f = await fixture();
     const [p1, p2] = [freshPath(), freshPath()];
     f.entity('4', 'edited', [hook(p1, 80)]);
     f.entity('5', 'deleted', [hook(p2, 80)]);
@@ -73,7 +73,7 @@ describe('triggers with a duration', () => {
 
 describe('sends in flight, stopping, pruning', () => {
   it('at most maxInFlight sends run; the rest wait; stop cuts off those in flight and records every one', async () => {
-    const f = fixture(testSettings({ webhookRetries: 0 }), { maxInFlight: 2, maxWaiting: 2, stopGraceMs: 50 });
+    const f = await fixture(testSettings({ webhookRetries: 0 }), { maxInFlight: 2, maxWaiting: 2, stopGraceMs: 50 });
     const path = freshPath();
     triggers.sink().script(path, () => 'hang');
     for (const id of ['10', '11', '12', '13', '14']) f.entity(id, `e${id}`, [hook(path, 0)]);
@@ -98,7 +98,7 @@ describe('sends in flight, stopping, pruning', () => {
   });
 
   it('purge deletes runs started more than 30 days ago', async () => {
-    const f = fixture();
+    const f = await fixture();
     const now = Date.now();
     const run = {
       entityId: '1', entityType: 1 as const, entityName: 'x', triggerIndex: 0, type: 'webhook' as const, target: 'http://x/', stateId: 5, previousStateId: 3,

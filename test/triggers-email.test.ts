@@ -29,7 +29,7 @@ const runsOf = (entityId: string) => f!.storage.triggerRuns.find({ entityId, lim
 
 describe('e-mail triggers', () => {
   it('sends a plain-text message naming the entity and the states to every recipient', async () => {
-    f = withRelay();
+    f = await withRelay();
     const start = smtp.mails.length;
     f.entity('30', 'web-01', [mail(['ops@example.test', 'oncall@example.test'])]);
     f.changeState('30', 5);
@@ -51,7 +51,7 @@ describe('e-mail triggers', () => {
   });
 
   it('uses payload.subject when given; a duration applies as for webhooks', async () => {
-    f = withRelay();
+    f = await withRelay();
     const start = smtp.mails.length;
     f.entity('31', 'db', [mail('dba@example.test', { subject: 'DB down!', states: [8], duration: 50 })]);
     f.changeState('31', 8);
@@ -63,7 +63,7 @@ describe('e-mail triggers', () => {
   });
 
   it('a permanent refusal (550) is recorded at once; a temporary one (450) is retried', async () => {
-    f = withRelay();
+    f = await withRelay();
     smtp.refuseRecipients(550);
     f.entity('32', 'a', [mail('nobody@example.test')]);
     f.changeState('32', 5);
@@ -82,7 +82,7 @@ describe('e-mail triggers', () => {
   });
 
   it('without a relay configured the run is recorded failed, never attempted', async () => {
-    f = triggerFixture(testSettings());
+    f = await triggerFixture(testSettings());
     const start = smtp.mails.length;
     f.entity('34', 'c', [mail('ops@example.test')]);
     f.changeState('34', 5);

@@ -15,8 +15,8 @@ before(async () => {
 after(async () => {
   await sink.close();
 });
-beforeEach(() => {
-  f = triggerFixture(testSettings({ webhookRetries: 3, retryBaseMs: 5 }));
+beforeEach(async () => {
+  f = await triggerFixture(testSettings({ webhookRetries: 3, retryBaseMs: 5 }));
 });
 afterEach(async () => {
   await f.close();

@@ -23,8 +23,8 @@ export function useTriggerTests(pathPrefix: string) {
       return sink;
     },
     /** A trigger fixture closed after the case. */
-    fixture: (...args: Parameters<typeof triggerFixture>): TriggerFixture => {
-      const f = triggerFixture(...args);
+    fixture: async (...args: Parameters<typeof triggerFixture>): Promise<TriggerFixture> => {
+      const f = await triggerFixture(...args);
       fixtures.push(f);
       return f;
     },

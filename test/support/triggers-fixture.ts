@@ -1,18 +1,21 @@
-// Test support: the triggers service on a real SQLite store, fed by a bus the test publishes
-// on, over a small catalog the test edits directly (entities, their state and triggers).
+// Test support: the triggers service on a real store of the run's test backend (SQLite in a
+// temp dir, or a database of its own on the test cluster when VIGIL_TEST_BACKEND=postgres), fed
+// by a bus the test publishes on, over a small catalog the test edits directly (entities, their
+// state and triggers).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import type { StateTrigger } from '../../src/core/conditions/entity-settings.js';
 import { DEFAULT_DENY_NETWORKS } from '../../src/core/net-policy.js';
-import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite.js';
+import { openStorage } from '../../src/storage/open-storage.js';
 import type { StateRow } from '../../src/storage/catalog-types.js';
 import type { Storage } from '../../src/storage/types.js';
 import type { Catalog } from '../../src/modules/catalog/catalog.js';
 import { EventBus, type StateReason } from '../../src/modules/live/event-bus.js';
 import { createTriggersService, type TriggerLimits, type TriggersService } from '../../src/modules/triggers/service.js';
+import { databaseUrlFor, dropDatabaseOf } from '../helpers/test-database.js';
 
 const STATE_NAMES: Record<number, string> = { 1: 'Created', 3: 'Working', 4: 'Overloaded', 5: 'Alarm', 6: 'Stopped', 7: 'NoData', 8: 'Down', 9: 'Disable' };
 
@@ -51,9 +54,11 @@ export const testSettings = (over: Partial<TriggerSettings> = {}): TriggerSettin
   ...over,
 });
 
-export function triggerFixture(settings: TriggerSettings = testSettings(), limits?: Partial<TriggerLimits>): TriggerFixture {
+export async function triggerFixture(settings: TriggerSettings = testSettings(), limits?: Partial<TriggerLimits>): Promise<TriggerFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-triggers-'));
-  const storage = openSqliteStorage(dir);
+  // The backend the run tests (the data dir's own database on PostgreSQL), as servers of the tests get.
+  const databaseUrl = await databaseUrlFor(dir);
+  const storage = await openStorage(loadConfig({}, { dataDir: dir, adminPassword: 'unused-pass-1', logLevel: 'silent', ...(databaseUrl ? { databaseUrl } : {}) }));
   const entities = new Map<string, FakeEntity>();
   const documents = new Map<string, StateTrigger[]>();
   const deletedListeners: Array<(ids: string[]) => void> = [];
@@ -102,6 +107,7 @@ export function triggerFixture(settings: TriggerSettings = testSettings(), limit
     async close() {
       await fixture.service.stop();
       await storage.close();
+      await dropDatabaseOf(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };
