@@ -18,9 +18,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 const SQLITE_ONLY: Record<string, string> = {
   'test/data-dir-modes.test.ts': 'checks the file modes of vigil.db and events.db in DATA_DIR',
-  'test/clients-cors-ids-sessions.test.ts': 'writes rows of an earlier version into vigil.db and reads sessions.last_seen from it',
-  'test/clients-docs.test.ts': 'reads entity_docs from vigil.db to check a deleted document left no row',
-  'test/security-log.test.ts': 'writes aged records straight into vigil.db to test retention',
+  'test/clients-ids-upgrade-sqlite.test.ts': 'writes rows and the sqlite_sequence counter of an earlier version into vigil.db',
 };
 
 /**

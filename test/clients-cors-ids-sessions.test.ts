@@ -4,14 +4,15 @@
 // - 7: the Grafana plugin looks up what an operator types as an object id, and swallows 404
 //   but breaks on 400;
 // - 9: the alarm manager signs in once (session + csrf) and keeps that session for days;
-// - 12: clients treat one-character ids as "the root" and ids over 32 characters as names.
+// - 12: clients treat one-character ids as "the root" and ids over 32 characters as names
+//   (an SQLite installation of an earlier version keeping its one-digit ids:
+//   clients-ids-upgrade-sqlite.test.ts).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { loadConfig } from '../src/config.js';
 import { ADMIN, adminAuth, assertError, call, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { serverDbRows } from './helpers/server-db.js';
 
 const GRAFANA = 'https://grafana.example.com';
 const CHARTS = 'https://charts.example.org';
@@ -150,13 +151,10 @@ describe('defaults: no CORS, 7/30-day sessions, two-digit entity ids, impossible
       assert.equal(r.status, 200);
       await r.arrayBuffer();
     }
-    const db = new Database(join(s.dataDir, 'vigil.db'), { readonly: true });
-    try {
-      const row = db.prepare('SELECT created, last_seen FROM sessions WHERE id_hash = ?').get(createHash('sha256').update(sessionId).digest('base64url')) as { created: number; last_seen: number };
-      assert.equal(row.last_seen, row.created, 'no write-back within the first minute');
-    } finally {
-      db.close();
-    }
+    const [row] = await serverDbRows<{ created: number; last_seen: number }>(s, 'SELECT created, last_seen FROM sessions WHERE id_hash = ?',
+      [createHash('sha256').update(sessionId).digest('base64url')]);
+    assert.ok(row, 'the session is stored');
+    assert.equal(row.last_seen, row.created, 'no write-back within the first minute');
   });
 
   test('point 7: an id that cannot exist in a path answers 404 ResourceNotFound, on every route', async () => {
@@ -203,33 +201,6 @@ describe('defaults: no CORS, 7/30-day sessions, two-digit entity ids, impossible
     }
     const child = await call(s, 'GET', `/objects/${made[0]}?fields=id,parent_id`, { headers: adminAuth });
     assert.deepEqual(child.body.parent_id, ['1']);
-  });
-});
-
-describe('point 12: an installation that already gave out ids 2..9 keeps them', () => {
-  let s: TestServer;
-  before(async () => {
-    s = await startTestServer();
-    await s.stop();
-    // Two objects as an earlier version stored them: ids 2 and 3 under the root.
-    const db = new Database(join(s.dataDir, 'vigil.db'));
-    db.prepare("INSERT INTO entities (id, kind, name, class_id, state_id, created, updated) VALUES (2, 1, 'old-2', 1, 1, 1, 1), (3, 1, 'old-3', 1, 1, 1, 1)").run();
-    db.prepare('INSERT INTO object_parents (child_id, parent_id, position) VALUES (2, 1, 0), (3, 2, 0)').run();
-    assert.equal(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'entities'").pluck().get(), 3);
-    db.close();
-    s = await startTestServer({}, s.dataDir);
-  });
-  after(() => s?.destroy());
-
-  test('old ids still answer; the next new id has two digits', async () => {
-    const old = await call(s, 'GET', '/objects/3?fields=id,name,parent_id', { headers: adminAuth });
-    assert.equal(old.status, 200, old.text);
-    assert.deepEqual([old.body.id, old.body.name, old.body.parent_id], ['3', 'old-3', ['2']]);
-    const made = await call(s, 'POST', '/objects', { headers: adminAuth, body: { name: 'new', parent_id: ['3'] } });
-    assert.equal(made.status, 201, made.text);
-    assert.equal(made.body.id, '10');
-    const under = await call(s, 'GET', '/objects/3/children', { headers: adminAuth });
-    assert.deepEqual(under.body.map((o: { id: string }) => o.id), ['10']);
   });
 });
 

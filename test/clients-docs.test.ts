@@ -7,10 +7,9 @@
 // readers without manage-service-properties.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { adminClient, as } from './helpers/entities.js';
 import { adminAuth, assertError, call, createUser, signIn, type TestServer, useTestServer } from './helpers/server.js';
+import { serverDbRows } from './helpers/server-db.js';
 
 const MAX = 64 * 1024;
 const PW = 'pw-docs-1';
@@ -218,12 +217,9 @@ describe('object documents (issue 16 point 10)', () => {
     const del = await admin.asAdmin('DELETE', `/objects/${obj.id}`);
     assert.ok(del.status === 200 || del.status === 204, del.text);
     assertError(await admin.asAdmin('GET', `/objects/${obj.id}/docs/${doc.id}/file`), 404, 'ResourceNotFound');
-    const db = new Database(join(server.dataDir, 'vigil.db'), { readonly: true });
-    try {
-      assert.equal((db.prepare('SELECT count(*) AS n FROM entity_docs WHERE id = ?').get(Number(doc.id)) as { n: number }).n, 0);
-    } finally {
-      db.close();
-    }
+    // No row left behind in the server's database (SQLite's vigil.db or its PostgreSQL database).
+    const left = await serverDbRows<{ n: number }>(server, 'SELECT count(*) AS n FROM entity_docs WHERE id = ?', [Number(doc.id)]);
+    assert.deepEqual(left, [{ n: 0 }]);
   });
 
   test('the OpenAPI document describes the routes', async () => {

@@ -1,9 +1,8 @@
 // The security log: what is recorded, the record shape, paging, time bounds, userId, the
 // filter (and hostile filters), the right needed, and retention by age.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { openStorage } from '../src/storage/open-storage.js';
 import { adminAuth, basic, call, createUser, signIn, sleep, startTestServer, type TestServer } from './helpers/server.js';
 
 type Query = Record<string, string | number>;
@@ -277,26 +276,20 @@ describe('security log retention', () => {
     assert.ok(template);
     await s.stop();
 
-    // Old records are written straight into the table: copies of the template row (so every
-    // column the schema has is filled), with the time and login changed.
-    const db = new Database(join(s.dataDir, 'vigil.db'));
+    // Old records are written through the security log store, opened on the stopped server's
+    // own storage (its data dir, or its database on PostgreSQL): copies of the template record
+    // with the time and login changed, so the case runs on either backend.
+    const storage = await openStorage(s.config);
     try {
-      const cols = (db.prepare('PRAGMA table_info(security_log)').all() as Array<{ name: string }>).map((c) => c.name).filter((n) => n !== 'id');
-      assert.ok(cols.includes('ts') && cols.includes('record'), `columns: ${cols.join(', ')}`);
-      const copy = db.prepare(`INSERT INTO security_log (${cols.join(', ')}) SELECT ${cols.join(', ')} FROM security_log WHERE id = ?`);
-      const retime = db.prepare(`UPDATE security_log SET ts = ?, record = json_set(record, '$.message.login', ?) WHERE id = ?`);
-      const relogin = cols.includes('login') ? db.prepare('UPDATE security_log SET login = ? WHERE id = ?') : undefined;
-      const insertOld = (ageMs: number, login: string) => {
-        const id = copy.run(Number(template.id)).lastInsertRowid;
-        retime.run(Date.now() - ageMs, login, id);
-        relogin?.run(login, id);
-      };
-      insertOld(3 * 86_400_000, 'ancient');
-      insertOld(2 * 3_600_000, 'recent');
-      const old = db.prepare('SELECT COUNT(*) AS n FROM security_log WHERE ts < ?').get(Date.now() - 86_400_000) as { n: number };
-      assert.equal(old.n, 1, 'the old record is in the table before the restart');
+      const { id: _id, timestamp: _ts, ...fields } = template;
+      const aged = (ageMs: number, login: string) => ({
+        ...fields, userId: null, timestamp: Date.now() - ageMs, message: { ...template.message, login },
+      });
+      await storage.securityLog.append([aged(3 * 86_400_000, 'ancient'), aged(2 * 3_600_000, 'recent')]);
+      const old = await storage.securityLog.find({ to: Date.now() - 86_400_000, limit: 10 });
+      assert.deepEqual(old.map((r) => r.message.login), ['ancient'], 'the old record is in the log before the restart');
     } finally {
-      db.close();
+      await storage.close();
     }
 
     s = await startTestServer(overrides, s.dataDir);
@@ -307,7 +300,7 @@ describe('security log retention', () => {
     assert.ok(logins.includes('fresh'), 'records written before the restart remain');
     for (const r of before) assert.ok(after.some((a) => a.id === r.id), `record ${r.id} kept`);
     const recent = after.find((r) => r.message.login === 'recent');
-    // A record written straight into the table reads back in the API's shape.
+    // A record written through the store reads back in the API's shape.
     assertShape(recent, template.message.connection.localPort);
   });
 });
