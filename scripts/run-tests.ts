@@ -1,5 +1,5 @@
 // `npm test`: every test file on SQLite (the store contract files run each case on SQLite and
-// on PostgreSQL), then the integration suite again with the server on PostgreSQL. One
+// on PostgreSQL), then the integration and browser suites again with the server on PostgreSQL. One
 // PostgreSQL cluster serves the whole run (started here, its URL passed to the children in
 // VIGIL_TEST_PG_URL so no test file starts its own) and is thrown away at the end.
 // Exits non-zero when either pass failed; prints each pass's duration.
@@ -77,7 +77,8 @@ const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms
 async function main(): Promise<number> {
   // Same order as before: `find src test e2e -name '*.test.ts' | sort` (byte order).
   const all = [...testFiles('src'), ...testFiles('test'), ...testFiles('e2e')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const integration = all.filter((f) => f.startsWith('test/'));
+  // The suites that start a server: integration (test/) and browser (e2e/) tests.
+  const integration = all.filter((f) => f.startsWith('test/') || f.startsWith('e2e/'));
   for (const f of [...Object.keys(SQLITE_ONLY), ...Object.keys(NOT_REPEATED)]) {
     if (!integration.includes(f)) throw new Error(`scripts/run-tests.ts lists ${f}, which is not a test file (renamed? remove it from the list)`);
   }
@@ -101,8 +102,7 @@ async function main(): Promise<number> {
     for (const [f, why] of Object.entries(SQLITE_ONLY)) console.log(`  ${f}: ${why}`);
     console.log('Not repeated on PostgreSQL (no storage involved, or they choose their backends; pass 1 ran them):');
     for (const [f, why] of Object.entries(NOT_REPEATED)) console.log(`  ${f}: ${why}`);
-    console.log('Browser tests (e2e/) ran in pass 1 on SQLite only (see the README, "Running on PostgreSQL").');
-    results.push(await runPass('pass 2: integration suite, server on PostgreSQL', onPostgres, { ...base, VIGIL_TEST_BACKEND: 'postgres' }));
+    results.push(await runPass('pass 2: integration and browser suites, server on PostgreSQL', onPostgres, { ...base, VIGIL_TEST_BACKEND: 'postgres' }));
   } finally {
     stop();
   }
