@@ -3,60 +3,7 @@
 import { DuplicateKeyError, type NewUser, type Page, type UserChanges, type UserRecord, type UsersStore } from '../types.js';
 import { isUniqueViolation, type PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
-
-interface UserRow {
-  id: number;
-  login: string;
-  email: string;
-  status: number;
-  language: string;
-  contacts: string;
-  event_filter: string;
-  permissions: string;
-  object_permissions: string | null;
-  active_to: number | null;
-  is_admin: number;
-  password_hash: string;
-  token_hash: string | null;
-  auth_version: number;
-  created: number;
-  updated: number;
-}
-
-const fromRow = (r: UserRow): UserRecord => ({
-  id: String(r.id),
-  login: r.login,
-  email: r.email,
-  status: r.status,
-  language: r.language,
-  contacts: JSON.parse(r.contacts),
-  eventFilter: JSON.parse(r.event_filter),
-  permissions: JSON.parse(r.permissions),
-  objectPermissions: r.object_permissions === null ? null : JSON.parse(r.object_permissions),
-  activeTo: r.active_to,
-  isAdmin: r.is_admin === 1,
-  passwordHash: r.password_hash,
-  tokenHash: r.token_hash,
-  authVersion: r.auth_version,
-  created: r.created,
-  updated: r.updated,
-});
-
-/** Record field → column, with how the value is stored. */
-const COLUMNS: Record<keyof UserChanges, [string, (v: never) => unknown]> = {
-  login: ['login', (v: string) => v],
-  email: ['email', (v: string) => v],
-  status: ['status', (v: number) => v],
-  language: ['language', (v: string) => v],
-  contacts: ['contacts', (v: unknown[]) => JSON.stringify(v)],
-  eventFilter: ['event_filter', (v: unknown[]) => JSON.stringify(v)],
-  permissions: ['permissions', (v: string[]) => JSON.stringify(v)],
-  objectPermissions: ['object_permissions', (v: object | null) => (v === null ? null : JSON.stringify(v))],
-  activeTo: ['active_to', (v: number | null) => v],
-  isAdmin: ['is_admin', (v: boolean) => (v ? 1 : 0)],
-  passwordHash: ['password_hash', (v: string) => v],
-  tokenHash: ['token_hash', (v: string | null) => v],
-};
+import { type UserRow, toUserRecord, USER_COLUMNS } from '../rows/user-row.js';
 
 /** Constraint names from migration 0001. */
 function rethrowUnique(err: unknown): never {
@@ -68,14 +15,14 @@ function rethrowUnique(err: unknown): never {
 export function createPgUsersStore(db: PgDb): UsersStore {
   const one = async (sql: string, values: unknown[]) => {
     const row = await db.one<UserRow>(sql, values);
-    return row && fromRow(row);
+    return row && toUserRecord(row);
   };
   return {
     async list(page: Page) {
-      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id LIMIT $1 OFFSET $2', [page.limit, page.skip])).map(fromRow);
+      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id LIMIT $1 OFFSET $2', [page.limit, page.skip])).map(toUserRecord);
     },
     async all() {
-      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id')).map(fromRow);
+      return (await db.rows<UserRow>('SELECT * FROM users ORDER BY id')).map(toUserRecord);
     },
     async count() {
       return (await db.one<{ n: number }>('SELECT count(*) AS n FROM users'))!.n;
@@ -107,7 +54,7 @@ export function createPgUsersStore(db: PgDb): UsersStore {
           user.passwordHash,
           now,
         ]);
-        return fromRow(row!);
+        return toUserRecord(row!);
       } catch (err) {
         rethrowUnique(err);
       }
@@ -119,13 +66,13 @@ export function createPgUsersStore(db: PgDb): UsersStore {
       const sets: string[] = ['updated = $2'];
       for (const [field, value] of Object.entries(changes)) {
         if (value === undefined) continue;
-        const [column, encode] = COLUMNS[field as keyof UserChanges];
+        const [column, encode] = USER_COLUMNS[field as keyof UserChanges];
         values.push(encode(value as never));
         sets.push(`${column} = $${values.length}`);
       }
       if (bumpAuth) sets.push('auth_version = auth_version + 1');
       try {
-        // The column list comes from COLUMNS (never from input), so this text is safe; each
+        // The column list comes from USER_COLUMNS (never from input), so this text is safe; each
         // combination of changed fields is one prepared statement.
         return await one(`UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
       } catch (err) {
