@@ -1,48 +1,8 @@
 // Trigger runs in PostgreSQL: one row per fire, ids from the table's identity (shared by every
 // node), pages newest first on the (…, started, id) indexes.
-import type { NewTriggerRun, TriggerRun, TriggerRunsQuery, TriggerRunsStore, TriggerType } from '../trigger-types.js';
+import type { NewTriggerRun, TriggerRunsQuery, TriggerRunsStore } from '../trigger-types.js';
 import type { PgDb } from './pg-db.js';
-
-interface Row {
-  id: number;
-  entity_id: number;
-  entity_type: number;
-  entity_name: string;
-  trigger_index: number;
-  type: string;
-  target: string;
-  state_id: number;
-  previous_state_id: number;
-  state_ts: number;
-  started: number;
-  finished: number;
-  attempts: number;
-  ok: number;
-  error: string | null;
-  http_status: number | null;
-}
-
-const fromRow = (r: Row): TriggerRun => ({
-  id: String(r.id),
-  entityId: String(r.entity_id),
-  entityType: r.entity_type === 2 ? 2 : 1,
-  entityName: r.entity_name,
-  triggerIndex: r.trigger_index,
-  type: r.type as TriggerType,
-  target: r.target,
-  stateId: r.state_id,
-  previousStateId: r.previous_state_id,
-  stateTimestamp: r.state_ts,
-  started: r.started,
-  finished: r.finished,
-  attempts: r.attempts,
-  ok: r.ok === 1,
-  error: r.error,
-  httpStatus: r.http_status,
-});
-
-const COLUMNS = `id, entity_id, entity_type, entity_name, trigger_index, type, target, state_id, previous_state_id,
-  state_ts, started, finished, attempts, ok, error, http_status`;
+import { type TriggerRunRow, toTriggerRun, TRIGGER_RUN_COLUMNS } from '../rows/trigger-run-row.js';
 
 export function createPgTriggerRunsStore(db: PgDb): TriggerRunsStore {
   return {
@@ -70,9 +30,9 @@ export function createPgTriggerRunsStore(db: PgDb): TriggerRunsStore {
       if (q.ok !== undefined) where.push(`ok = ${bind(q.ok ? 1 : 0)}`);
       if (q.from !== undefined) where.push(`started >= ${bind(q.from)}`);
       if (q.to !== undefined) where.push(`started <= ${bind(q.to)}`);
-      const sql = `SELECT ${COLUMNS} FROM trigger_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+      const sql = `SELECT ${TRIGGER_RUN_COLUMNS} FROM trigger_runs ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY started DESC, id DESC LIMIT ${bind(q.limit)} OFFSET ${bind(q.skip)}`;
-      return (await db.rows<Row>(sql, params)).map(fromRow);
+      return (await db.rows<TriggerRunRow>(sql, params)).map(toTriggerRun);
     },
 
     async deleteStartedBefore(timestamp: number) {
