@@ -3,30 +3,8 @@
 import type { NewPreset, PresetQuery, PresetRow, PresetsStore } from '../preset-types.js';
 import type { PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
+import { type PresetDbRow, toPresetRecord, PRESET_COLUMNS } from '../rows/preset-row.js';
 
-interface Row {
-  id: number;
-  owner: number;
-  name: string;
-  key: string;
-  data: string;
-  shared: number;
-  created: number;
-  updated: number;
-}
-
-const fromRow = (r: Row): PresetRow => ({
-  id: String(r.id),
-  ownerId: String(r.owner),
-  name: r.name,
-  key: r.key,
-  data: JSON.parse(r.data) as Record<string, unknown>,
-  shared: r.shared === 1,
-  created: r.created,
-  updated: r.updated,
-});
-
-const COLUMNS = 'id, owner, name, key, data, shared, created, updated';
 /** First key of the per-owner advisory lock (the second is the owner's hash): presets' own space. */
 const PRESET_OWNER_LOCK = 7_411_050;
 
@@ -38,36 +16,36 @@ export function createPgPresetsStore(db: PgDb): PresetsStore {
         // count sees every preset committed by whoever held it before. A lock on the owner
         // (not on a row: an owner with no preset has none) serializes only that owner's creates.
         await q.query('SELECT pg_advisory_xact_lock($1, hashint8($2::bigint))', [PRESET_OWNER_LOCK, row.ownerId]);
-        const r = await q.one<Row>(`INSERT INTO presets (owner, name, key, data, shared, created, updated)
+        const r = await q.one<PresetDbRow>(`INSERT INTO presets (owner, name, key, data, shared, created, updated)
           SELECT $1::bigint, $2::text, $3::text, $4::text, $5::integer, $6::bigint, $7::bigint
           WHERE (SELECT count(*) FROM presets WHERE owner = $1) < $8
-          RETURNING ${COLUMNS}`,
+          RETURNING ${PRESET_COLUMNS}`,
           [row.ownerId, row.name, row.key, JSON.stringify(row.data), row.shared ? 1 : 0, row.created, row.updated, maxPerOwner]);
-        return r && fromRow(r);
+        return r && toPresetRecord(r);
       }),
 
     async get(id: string) {
       const key = rowId(id);
-      const r = key === undefined ? undefined : await db.one<Row>(`SELECT ${COLUMNS} FROM presets WHERE id = $1`, [key]);
-      return r && fromRow(r);
+      const r = key === undefined ? undefined : await db.one<PresetDbRow>(`SELECT ${PRESET_COLUMNS} FROM presets WHERE id = $1`, [key]);
+      return r && toPresetRecord(r);
     },
 
     async find(q: PresetQuery) {
       // A viewer id that is not one owns nothing: the shared presets only (as SQLite answers).
       const viewer = rowId(q.viewerId) ?? 0;
       const rows = q.key === undefined
-        ? await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE owner = $1 OR shared = 1 ORDER BY id LIMIT $2 OFFSET $3`,
+        ? await db.rows<PresetDbRow>(`SELECT ${PRESET_COLUMNS} FROM presets WHERE owner = $1 OR shared = 1 ORDER BY id LIMIT $2 OFFSET $3`,
           [viewer, q.limit, q.skip])
-        : await db.rows<Row>(`SELECT ${COLUMNS} FROM presets WHERE key = $1 AND (owner = $2 OR shared = 1) ORDER BY id LIMIT $3 OFFSET $4`,
+        : await db.rows<PresetDbRow>(`SELECT ${PRESET_COLUMNS} FROM presets WHERE key = $1 AND (owner = $2 OR shared = 1) ORDER BY id LIMIT $3 OFFSET $4`,
           [q.key, viewer, q.limit, q.skip]);
-      return rows.map(fromRow);
+      return rows.map(toPresetRecord);
     },
 
     async update(row: PresetRow) {
       const key = rowId(row.id);
-      const r = key === undefined ? undefined : await db.one<Row>(`UPDATE presets SET name = $1, key = $2, data = $3, shared = $4, updated = $5
-        WHERE id = $6 RETURNING ${COLUMNS}`, [row.name, row.key, JSON.stringify(row.data), row.shared ? 1 : 0, row.updated, key]);
-      return r && fromRow(r);
+      const r = key === undefined ? undefined : await db.one<PresetDbRow>(`UPDATE presets SET name = $1, key = $2, data = $3, shared = $4, updated = $5
+        WHERE id = $6 RETURNING ${PRESET_COLUMNS}`, [row.name, row.key, JSON.stringify(row.data), row.shared ? 1 : 0, row.updated, key]);
+      return r && toPresetRecord(r);
     },
 
     async delete(id: string) {
