@@ -2,29 +2,7 @@
 import type { AnnotationQuery, AnnotationRow, AnnotationsStore, NewAnnotation } from '../annotation-types.js';
 import { isForeignKeyViolation, type PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
-
-interface Row {
-  id: number;
-  timestamp: number;
-  content: string;
-  user_id: number;
-  entity_id: number | null;
-  tags: string | null;
-  changed: number;
-}
-
-const fromRow = (r: Row): AnnotationRow => ({
-  id: String(r.id),
-  timestamp: r.timestamp,
-  content: r.content,
-  userId: String(r.user_id),
-  entityId: r.entity_id === null ? null : String(r.entity_id),
-  tags: r.tags === null ? null : (JSON.parse(r.tags) as string[]),
-  changed: r.changed,
-});
-
-const tagsText = (tags: string[] | null) => (tags === null ? null : JSON.stringify(tags));
-const COLUMNS = 'id, timestamp, content, user_id, entity_id, tags, changed';
+import { type AnnotationDbRow, toAnnotationRecord, tagsText, ANNOTATION_COLUMNS } from '../rows/annotation-row.js';
 
 export function createPgAnnotationsStore(db: PgDb): AnnotationsStore {
   return {
@@ -33,10 +11,10 @@ export function createPgAnnotationsStore(db: PgDb): AnnotationsStore {
       const entityId = row.entityId === null ? null : rowId(row.entityId);
       if (entityId === undefined) return undefined;
       try {
-        const r = await db.one<Row>(`INSERT INTO history_annotations (timestamp, content, user_id, entity_id, tags, changed)
-          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        const r = await db.one<AnnotationDbRow>(`INSERT INTO history_annotations (timestamp, content, user_id, entity_id, tags, changed)
+          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ANNOTATION_COLUMNS}`,
           [row.timestamp, row.content, row.userId, entityId, tagsText(row.tags), row.changed]);
-        return fromRow(r!);
+        return toAnnotationRecord(r!);
       } catch (err) {
         if (isForeignKeyViolation(err)) return undefined;
         throw err;
@@ -45,8 +23,8 @@ export function createPgAnnotationsStore(db: PgDb): AnnotationsStore {
 
     async get(id: string) {
       const key = rowId(id);
-      const r = key === undefined ? undefined : await db.one<Row>(`SELECT ${COLUMNS} FROM history_annotations WHERE id = $1`, [key]);
-      return r && fromRow(r);
+      const r = key === undefined ? undefined : await db.one<AnnotationDbRow>(`SELECT ${ANNOTATION_COLUMNS} FROM history_annotations WHERE id = $1`, [key]);
+      return r && toAnnotationRecord(r);
     },
 
     async find(q: AnnotationQuery) {
@@ -65,17 +43,17 @@ export function createPgAnnotationsStore(db: PgDb): AnnotationsStore {
         const afterId = rowId(q.after.id) ?? 0;
         where.push(`(timestamp, id) > (${param(q.after.timestamp)}, ${param(afterId)})`);
       }
-      const sql = `SELECT ${COLUMNS} FROM history_annotations WHERE ${where.join(' AND ')}
+      const sql = `SELECT ${ANNOTATION_COLUMNS} FROM history_annotations WHERE ${where.join(' AND ')}
         ORDER BY timestamp, id LIMIT ${param(q.limit)} OFFSET ${param(q.after ? 0 : (q.skip ?? 0))}`;
-      return (await db.rows<Row>(sql, values)).map(fromRow);
+      return (await db.rows<AnnotationDbRow>(sql, values)).map(toAnnotationRecord);
     },
 
     async update(row: AnnotationRow) {
       const key = rowId(row.id);
-      const r = key === undefined ? undefined : await db.one<Row>(`UPDATE history_annotations
-        SET timestamp = $1, content = $2, tags = $3, changed = $4 WHERE id = $5 RETURNING ${COLUMNS}`,
+      const r = key === undefined ? undefined : await db.one<AnnotationDbRow>(`UPDATE history_annotations
+        SET timestamp = $1, content = $2, tags = $3, changed = $4 WHERE id = $5 RETURNING ${ANNOTATION_COLUMNS}`,
         [row.timestamp, row.content, tagsText(row.tags), row.changed, key]);
-      return r && fromRow(r);
+      return r && toAnnotationRecord(r);
     },
 
     async delete(id: string) {
