@@ -1,32 +1,9 @@
 // Documents of objects and links in PostgreSQL: the bytes of a file in a bytea column, read
 // only when the file itself is asked for (lists select the other columns).
-import type { DocRow, DocsStore, NewDoc } from '../docs-types.js';
+import type { DocsStore, NewDoc } from '../docs-types.js';
 import { isForeignKeyViolation, type PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
-
-interface Row {
-  id: number;
-  entity_id: number;
-  name: string;
-  url: string | null;
-  content_type: string | null;
-  size: number | null;
-  user_id: string;
-  created: number;
-}
-
-const COLUMNS = 'id, entity_id, name, url, content_type, size, user_id, created';
-
-const fromRow = (r: Row): DocRow => ({
-  id: String(r.id),
-  entityId: String(r.entity_id),
-  name: r.name,
-  url: r.url,
-  contentType: r.content_type,
-  size: r.size,
-  userId: r.user_id,
-  created: r.created,
-});
+import { type DocDbRow, toDocRecord, DOC_COLUMNS } from '../rows/doc-row.js';
 
 export function createPgDocsStore(db: PgDb): DocsStore {
   return {
@@ -36,10 +13,10 @@ export function createPgDocsStore(db: PgDb): DocsStore {
       if (entityId === undefined) return undefined;
       const size = doc.content === null ? null : doc.content.length;
       try {
-        const r = await db.one<Row>(`INSERT INTO entity_docs (entity_id, name, url, content_type, size, content, user_id, created)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+        const r = await db.one<DocDbRow>(`INSERT INTO entity_docs (entity_id, name, url, content_type, size, content, user_id, created)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${DOC_COLUMNS}`,
           [entityId, doc.name, doc.url, doc.contentType, size, doc.content, doc.userId, doc.created]);
-        return fromRow(r!);
+        return toDocRecord(r!);
       } catch (err) {
         if (isForeignKeyViolation(err)) return undefined;
         throw err;
@@ -49,8 +26,8 @@ export function createPgDocsStore(db: PgDb): DocsStore {
     async list(entityId, p) {
       const key = rowId(entityId);
       if (key === undefined) return [];
-      return (await db.rows<Row>(`SELECT ${COLUMNS} FROM entity_docs WHERE entity_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
-        [key, p.limit, p.skip])).map(fromRow);
+      return (await db.rows<DocDbRow>(`SELECT ${DOC_COLUMNS} FROM entity_docs WHERE entity_id = $1 ORDER BY id LIMIT $2 OFFSET $3`,
+        [key, p.limit, p.skip])).map(toDocRecord);
     },
 
     async count(entityId) {
@@ -61,8 +38,8 @@ export function createPgDocsStore(db: PgDb): DocsStore {
     async get(entityId, id) {
       const [entity, key] = [rowId(entityId), rowId(id)];
       if (entity === undefined || key === undefined) return undefined;
-      const r = await db.one<Row & { content: Buffer | null }>(`SELECT ${COLUMNS}, content FROM entity_docs WHERE entity_id = $1 AND id = $2`, [entity, key]);
-      return r && { ...fromRow(r), content: r.content };
+      const r = await db.one<DocDbRow & { content: Buffer | null }>(`SELECT ${DOC_COLUMNS}, content FROM entity_docs WHERE entity_id = $1 AND id = $2`, [entity, key]);
+      return r && { ...toDocRecord(r), content: r.content };
     },
 
     async delete(entityId, id) {

@@ -1,32 +1,9 @@
 // Documents of objects and links in SQLite: the bytes of a file in a BLOB column, read only
 // when the file itself is asked for (lists select the other columns).
 import type Database from 'better-sqlite3';
-import type { DocRow, DocsStore, NewDoc } from '../docs-types.js';
+import type { DocsStore, NewDoc } from '../docs-types.js';
 import type { WriteGate } from './write-gate.js';
-
-interface Row {
-  id: number;
-  entity_id: number | string;
-  name: string;
-  url: string | null;
-  content_type: string | null;
-  size: number | null;
-  user_id: string;
-  created: number;
-}
-
-const COLUMNS = 'id, entity_id, name, url, content_type, size, user_id, created';
-
-const fromRow = (r: Row): DocRow => ({
-  id: String(r.id),
-  entityId: String(r.entity_id),
-  name: r.name,
-  url: r.url,
-  contentType: r.content_type,
-  size: r.size,
-  userId: r.user_id,
-  created: r.created,
-});
+import { type DocDbRow, toDocRecord, DOC_COLUMNS } from '../rows/doc-row.js';
 
 /** Ids as the API gives them: a document id that is not an integer names nothing. */
 const docKey = (id: string): number | undefined => (/^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : undefined);
@@ -35,10 +12,10 @@ export function createSqliteDocsStore(db: Database.Database, gate: WriteGate): D
   // Entity ids are bound as given: the column's INTEGER affinity stores and compares them as
   // the entities table keys them.
   const insert = db.prepare(`INSERT INTO entity_docs (entity_id, name, url, content_type, size, content, user_id, created)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`);
-  const page = db.prepare(`SELECT ${COLUMNS} FROM entity_docs WHERE entity_id = ? ORDER BY id LIMIT ? OFFSET ?`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${DOC_COLUMNS}`);
+  const page = db.prepare(`SELECT ${DOC_COLUMNS} FROM entity_docs WHERE entity_id = ? ORDER BY id LIMIT ? OFFSET ?`);
   const counted = db.prepare('SELECT count(*) AS n FROM entity_docs WHERE entity_id = ?');
-  const one = db.prepare(`SELECT ${COLUMNS}, content FROM entity_docs WHERE entity_id = ? AND id = ?`);
+  const one = db.prepare(`SELECT ${DOC_COLUMNS}, content FROM entity_docs WHERE entity_id = ? AND id = ?`);
   const remove = db.prepare('DELETE FROM entity_docs WHERE entity_id = ? AND id = ?');
 
   return {
@@ -46,21 +23,21 @@ export function createSqliteDocsStore(db: Database.Database, gate: WriteGate): D
       gate.run(() => {
         const size = doc.content === null ? null : doc.content.length;
         try {
-          return fromRow(insert.get(doc.entityId, doc.name, doc.url, doc.contentType, size, doc.content, doc.userId, doc.created) as Row);
+          return toDocRecord(insert.get(doc.entityId, doc.name, doc.url, doc.contentType, size, doc.content, doc.userId, doc.created) as DocDbRow);
         } catch (err) {
           if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return undefined;
           throw err;
         }
       }),
 
-    list: async (entityId, p) => (page.all(entityId, p.limit, p.skip) as Row[]).map(fromRow),
+    list: async (entityId, p) => (page.all(entityId, p.limit, p.skip) as DocDbRow[]).map(toDocRecord),
 
     count: async (entityId) => (counted.get(entityId) as { n: number }).n,
 
     get: async (entityId, id) => {
       const key = docKey(id);
-      const r = key === undefined ? undefined : (one.get(entityId, key) as (Row & { content: Buffer | null }) | undefined);
-      return r && { ...fromRow(r), content: r.content };
+      const r = key === undefined ? undefined : (one.get(entityId, key) as (DocDbRow & { content: Buffer | null }) | undefined);
+      return r && { ...toDocRecord(r), content: r.content };
     },
 
     delete: (entityId, id) => {
