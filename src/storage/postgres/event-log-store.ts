@@ -4,44 +4,13 @@
 // statement per batch, which inserts the records, moves the latest-record pointers and adds to
 // the count, atomically. Deletes are in event-log-retention.ts.
 import { serialQueue } from '../../core/serial-queue.js';
-import type { EventLogQuery, EventLogStore, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
+import type { EventLogQuery, EventLogStore, NewEventRecord } from '../event-log-types.js';
 import { createEventLogRetention, EVENT_COUNT_STRIPES } from './event-log-retention.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
 import { jsonbOf, nulSafe } from './nul-safe.js';
 import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
-
-interface Row {
-  id: number;
-  ts: number;
-  type: 1 | 2;
-  agent_id: string;
-  entity_id: number | null;
-  entity_type: 1 | 2 | null;
-  entity_name: string | null;
-  record: string;
-  record_exact: string | null;
-}
-
-const fromRow = (r: Row): StoredEventRecord => ({
-  id: String(r.id),
-  timestamp: r.ts,
-  type: r.type,
-  agentId: r.agent_id,
-  entity: r.entity_id === null ? null : { entityId: String(r.entity_id), entityType: r.entity_type!, entityName: r.entity_name ?? '' },
-  payload: (JSON.parse(r.record_exact ?? r.record) as { payload: Record<string, unknown> }).payload,
-});
-
-/** The columns each sort orders by, the id last so the order is total (each has its index). */
-const SORT_COLUMNS: Record<EventSortKey, string[]> = {
-  timestamp: ['ts', 'id'],
-  id: ['id'],
-  type: ['type', 'ts', 'id'],
-  agentId: ['agent_id', 'ts', 'id'],
-};
-
-const sortValues = (r: StoredEventRecord, key: EventSortKey): unknown[] =>
-  SORT_COLUMNS[key].map((c) => (c === 'ts' ? r.timestamp : c === 'id' ? Number(r.id) : c === 'type' ? r.type : r.agentId));
+import { type EventLogRow, toEventRecord, EVENT_SORT_COLUMNS, eventSortValues } from '../rows/event-log-row.js';
 
 const LAYOUT: JsonbColumnLayout = { column: 'record', columns: { agentId: 'agent_id' }, arraysPossible: true, exactColumn: 'record_exact' };
 
@@ -111,21 +80,21 @@ export function createPgEventLogStore(db: PgDb): EventLogStore {
       if (q.from !== undefined) where.push(`ts >= ${bind(q.from)}`);
       if (q.to !== undefined) where.push(`ts <= ${bind(q.to)}`);
       if (q.conditions) jsonbConditionClauses(LAYOUT, q.conditions, where, params);
-      const cols = SORT_COLUMNS[q.sort];
+      const cols = EVENT_SORT_COLUMNS[q.sort];
       const dir = q.descending ? 'DESC' : 'ASC';
       if (q.after) {
         // A row comparison: the (…, ts, id) index serves it as a range.
-        where.push(`(${cols.join(', ')}) ${q.descending ? '<' : '>'} (${sortValues(q.after, q.sort).map(bind).join(', ')})`);
+        where.push(`(${cols.join(', ')}) ${q.descending ? '<' : '>'} (${eventSortValues(q.after, q.sort).map(bind).join(', ')})`);
       }
       const sql = `SELECT * FROM event_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ${cols.map((c) => `${c} ${dir}`).join(', ')} LIMIT ${bind(q.limit)} OFFSET ${bind(q.after ? 0 : (q.skip ?? 0))}`;
-      return (await db.rows<Row>(sql, params)).map(fromRow);
+      return (await db.rows<EventLogRow>(sql, params)).map(toEventRecord);
     },
 
     // Each pointer finds its record by primary key (id and ts) in its own partition.
     latestPerEntity: async () =>
-      (await db.rows<Row>(`SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id AND e.ts = l.ts
-        ORDER BY l.entity_id`)).map(fromRow),
+      (await db.rows<EventLogRow>(`SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id AND e.ts = l.ts
+        ORDER BY l.entity_id`)).map(toEventRecord),
 
     count: retention.count,
     deleteOlderThan: retention.deleteOlderThan,

@@ -6,45 +6,15 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ensurePrivateFile } from '../data-dir.js';
-import type { EventLogQuery, EventLogStore, EventSortKey, NewEventRecord, StoredEventRecord } from '../event-log-types.js';
+import type { EventLogQuery, EventLogStore, NewEventRecord } from '../event-log-types.js';
 import type { WriterReply, WriterRequest } from './event-log-writer.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
 import { migrate, readMigrations } from './migrator.js';
 import { statementCache } from './statement-cache.js';
+import { type EventLogRow, toEventRecord, EVENT_SORT_COLUMNS, eventSortValues } from '../rows/event-log-row.js';
 
 export const EVENT_LOG_FILE = 'events.db';
 const MIGRATIONS_DIR = new URL('./event-log-migrations/', import.meta.url);
-
-interface Row {
-  id: number;
-  ts: number;
-  type: 1 | 2;
-  agent_id: string;
-  entity_id: number | null;
-  entity_type: 1 | 2 | null;
-  entity_name: string | null;
-  record: string;
-}
-
-const fromRow = (r: Row): StoredEventRecord => ({
-  id: String(r.id),
-  timestamp: r.ts,
-  type: r.type,
-  agentId: r.agent_id,
-  entity: r.entity_id === null ? null : { entityId: String(r.entity_id), entityType: r.entity_type!, entityName: r.entity_name ?? '' },
-  payload: (JSON.parse(r.record) as { payload: Record<string, unknown> }).payload,
-});
-
-/** The columns each sort orders by, the id last so the order is total. */
-const SORT_COLUMNS: Record<EventSortKey, string[]> = {
-  timestamp: ['ts', 'id'],
-  id: ['id'],
-  type: ['type', 'ts', 'id'],
-  agentId: ['agent_id', 'ts', 'id'],
-};
-
-const sortValues = (r: StoredEventRecord, key: EventSortKey): unknown[] =>
-  SORT_COLUMNS[key].map((c) => (c === 'ts' ? r.timestamp : c === 'id' ? Number(r.id) : c === 'type' ? r.type : r.agentId));
 
 const LAYOUT: JsonColumnLayout = { column: 'record', columns: { agentId: 'agent_id' }, arraysPossible: true };
 
@@ -123,19 +93,19 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
       if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
       if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
       if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
-      const cols = SORT_COLUMNS[q.sort];
+      const cols = EVENT_SORT_COLUMNS[q.sort];
       const dir = q.descending ? 'DESC' : 'ASC';
       if (q.after) {
         where.push(`(${cols.join(', ')}) ${q.descending ? '<' : '>'} (${cols.map(() => '?').join(', ')})`);
-        params.push(...sortValues(q.after, q.sort));
+        params.push(...eventSortValues(q.after, q.sort));
       }
       const sql = `SELECT * FROM event_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ${cols.map((c) => `${c} ${dir}`).join(', ')} LIMIT ? OFFSET ?`;
       params.push(q.limit, q.after ? 0 : (q.skip ?? 0));
-      return (prepare(sql).all(...params) as Row[]).map(fromRow);
+      return (prepare(sql).all(...params) as EventLogRow[]).map(toEventRecord);
     },
 
-    latestPerEntity: async () => (latest.all() as Row[]).map(fromRow),
+    latestPerEntity: async () => (latest.all() as EventLogRow[]).map(toEventRecord),
 
     count: async () => count.get() as number,
 
