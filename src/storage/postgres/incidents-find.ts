@@ -1,24 +1,18 @@
 // The incident list query on PostgreSQL: one sort per partial index of migration 0004, keyset
 // paging on (sort key, id), and the filter conditions SQLite pushes down, pushed down here too.
 import type { FieldCondition, Scalar } from '../../core/filter-conditions.js';
-import type { IncidentQuery, IncidentRow, IncidentSortColumn } from '../incidents-types.js';
+import type { IncidentQuery, IncidentSortColumn } from '../incidents-types.js';
+import { INCIDENT_SORTS } from '../rows/incident-row.js';
 
 /**
- * Each sort key's SQL expression (exactly as indexed, so the planner uses the index) and its
- * value in a record. The owner sorts in byte order (COLLATE "C") as SQLite's BINARY does.
+ * The SQL of each sort, exactly as indexed (so the planner uses the index): the column, or for
+ * a nullable one COALESCE to the value its null sorts as. The owner sorts in byte order
+ * (COLLATE "C") as SQLite's BINARY does.
  */
-const SORTS: Record<IncidentSortColumn, { sql: string; value: (r: IncidentRow) => number | string }> = {
-  timestamp: { sql: 'timestamp', value: (r) => r.timestamp },
-  id: { sql: 'id', value: (r) => Number(r.id) },
-  state: { sql: 'state', value: (r) => r.state },
-  lastState: { sql: 'last_state', value: (r) => r.lastState },
-  type: { sql: 'type', value: (r) => r.type },
-  entityId: { sql: 'entity_id', value: (r) => Number(r.entityId) },
-  count: { sql: 'count', value: (r) => r.count },
-  commentsCount: { sql: 'comments_count', value: (r) => r.commentsCount },
-  acknowledgementTimestamp: { sql: 'COALESCE(acknowledgement_timestamp, -1)', value: (r) => r.acknowledgementTimestamp ?? -1 },
-  clearTimestamp: { sql: 'COALESCE(clear_timestamp, -1)', value: (r) => r.clearTimestamp ?? -1 },
-  acknowledgedBy: { sql: `COALESCE(acknowledged_by, '') COLLATE "C"`, value: (r) => r.acknowledgedBy ?? '' },
+const SORT_SQL: Partial<Record<IncidentSortColumn, string>> = {
+  acknowledgementTimestamp: 'COALESCE(acknowledgement_timestamp, -1)',
+  clearTimestamp: 'COALESCE(clear_timestamp, -1)',
+  acknowledgedBy: `COALESCE(acknowledged_by, '') COLLATE "C"`,
 };
 
 type ColumnKind = 'int' | 'text' | 'json';
@@ -78,7 +72,7 @@ function conditionClauses(conditions: FieldCondition[], where: string[], bind: (
 
 /** The statement text and its parameters for one page of the list. */
 export function findStatement(q: IncidentQuery): { sql: string; params: unknown[] } {
-  const sort = SORTS[q.sort];
+  const sort = { sql: SORT_SQL[q.sort] ?? INCIDENT_SORTS[q.sort].column, value: INCIDENT_SORTS[q.sort].value };
   const dir = q.descending ? 'DESC' : 'ASC';
   const where = [q.scope === 'active' ? 'history_at IS NULL' : 'history_at IS NOT NULL'];
   const params: unknown[] = [];

@@ -2,30 +2,14 @@
 // transaction, as in the SQLite store; ids come from the tables' identities, so several nodes
 // can raise incidents on one database.
 import {
-  CLEARED_LEVEL, type CommentRow, type IncidentRow, type IncidentsStore, type IncidentTarget, type LevelRow, type NewIncident,
+  CLEARED_LEVEL, type IncidentRow, type IncidentsStore, type IncidentTarget, type NewIncident,
 } from '../incidents-types.js';
 import { DuplicateKeyError } from '../types.js';
 import { findStatement } from './incidents-find.js';
 import { isUniqueViolation, type PgDb, type PgQueryable } from './pg-db.js';
-
-interface Row {
-  id: number; entity_id: number; entity_type: number; type: number; key: string | null; data: string; state: number; last_state: number;
-  local_timestamp: number | null; reason: string; text: string; timestamp: number; acknowledged_by: string | null;
-  acknowledgement_timestamp: number | null; clear_timestamp: number | null; count: number; comments_count: number; updated: number; history_at: number | null;
-}
-
-const fromRow = (r: Row): IncidentRow => ({
-  id: String(r.id), entityId: String(r.entity_id), entityType: r.entity_type, type: r.type, key: r.key, data: r.data, state: r.state,
-  lastState: r.last_state, localTimestamp: r.local_timestamp, reason: JSON.parse(r.reason) as IncidentRow['reason'], text: r.text,
-  timestamp: r.timestamp, acknowledgedBy: r.acknowledged_by, acknowledgementTimestamp: r.acknowledgement_timestamp,
-  clearTimestamp: r.clear_timestamp, count: r.count, commentsCount: r.comments_count, updated: r.updated, historyAt: r.history_at,
-});
-
-interface CommentDbRow { id: number; incident_id: number; text: string; author: string; timestamp: number }
-const commentFromRow = (r: CommentDbRow): CommentRow => ({ id: String(r.id), incidentId: String(r.incident_id), text: r.text, author: r.author, timestamp: r.timestamp });
-
-interface LevelDbRow { id: number; name: string; color: string; built_in: number; created: number; updated: number }
-const levelFromRow = (r: LevelDbRow): LevelRow => ({ id: String(r.id), name: r.name, color: r.color, builtIn: r.built_in === 1, created: r.created, updated: r.updated });
+import {
+  type CommentDbRow, type IncidentDbRow, type LevelDbRow, toCommentRecord, toIncidentRecord, toLevelRecord,
+} from '../rows/incident-row.js';
 
 /**
  * deleteLevel's check-and-delete must be atomic against incidents raised meanwhile by any
@@ -60,8 +44,8 @@ const insertParams = (i: NewIncident, now: number) => [
 
 export function createPgIncidentsStore(db: PgDb): IncidentsStore {
   const one = async (q: PgQueryable, sql: string, params: unknown[]) => {
-    const row = await q.one<Row>(sql, params);
-    return row && fromRow(row);
+    const row = await q.one<IncidentDbRow>(sql, params);
+    return row && toIncidentRecord(row);
   };
   const guarded = (sql: string, id: string, params: unknown[]) => (validId(id) ? one(db, sql, params) : Promise.resolve(undefined));
   const levelWrite = async <T>(work: () => Promise<T>) => {
@@ -75,18 +59,18 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
   const moveMany = async (sql: string, ids: string[], now: number) => {
     const keys = numbers(ids);
     if (keys.length === 0) return [];
-    return (await db.rows<Row>(sql, [now, keys])).map(fromRow);
+    return (await db.rows<IncidentDbRow>(sql, [now, keys])).map(toIncidentRecord);
   };
 
   return {
-    levels: async () => (await db.rows<LevelDbRow>('SELECT * FROM incident_levels ORDER BY id')).map(levelFromRow),
-    createLevel: (level, now) => levelWrite(async () => levelFromRow((await db.one<LevelDbRow>(
+    levels: async () => (await db.rows<LevelDbRow>('SELECT * FROM incident_levels ORDER BY id')).map(toLevelRecord),
+    createLevel: (level, now) => levelWrite(async () => toLevelRecord((await db.one<LevelDbRow>(
       'INSERT INTO incident_levels (name, color, built_in, created, updated) VALUES ($1, $2, 0, $3, $3) RETURNING *', [level.name, level.color, now]))!)),
     updateLevel: (id, changes, now) => levelWrite(async () => {
       if (!validId(id)) return undefined;
       const row = await db.one<LevelDbRow>('UPDATE incident_levels SET name = COALESCE($1, name), color = COALESCE($2, color), updated = $3 WHERE id = $4 RETURNING *',
         [changes.name ?? null, changes.color ?? null, now, Number(id)]);
-      return row && levelFromRow(row);
+      return row && toLevelRecord(row);
     }),
     async deleteLevel(id) {
       if (!validId(id)) return 'missing';
@@ -121,9 +105,9 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
         const out: Array<IncidentRow | undefined> = [];
         for (const [i, op] of ops.entries()) {
           if (op.op === 'raise') {
-            const row = (await q.one<Row>(INSERT, insertParams(op.incident, now)))!;
+            const row = (await q.one<IncidentDbRow>(INSERT, insertParams(op.incident, now)))!;
             raised[i] = row.id;
-            out.push(fromRow(row));
+            out.push(toIncidentRecord(row));
             continue;
           }
           const id = idOf(op.target);
@@ -140,13 +124,13 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
     },
     create: (incident, now) => db.tx(async (q) => {
       await q.query(SHARE_LEVELS, [LEVELS_LOCK]);
-      return fromRow((await q.one<Row>(INSERT, insertParams(incident, now)))!);
+      return toIncidentRecord((await q.one<IncidentDbRow>(INSERT, insertParams(incident, now)))!);
     }),
     get: (id) => guarded('SELECT * FROM incidents WHERE id = $1', id, [Number(id)]),
 
     async find(query) {
       const { sql, params } = findStatement(query);
-      return (await db.rows<Row>(sql, params)).map(fromRow);
+      return (await db.rows<IncidentDbRow>(sql, params)).map(toIncidentRecord);
     },
 
     acknowledge: (id, userId, now) => guarded(`UPDATE incidents SET acknowledged_by = $1, acknowledgement_timestamp = $2, updated = $2
@@ -163,29 +147,29 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
     // anyway). The pick is a MATERIALIZED CTE, evaluated once: as `id IN (subquery)` the
     // planner may rescan the subquery per row, and each rescan skips the rows this statement
     // has already updated and picks further ones, moving more than `limit` (seen in a test run).
-    sweepCleared: async (clearedBefore, now, limit) => (await db.rows<Row>(`WITH picked AS MATERIALIZED (SELECT id FROM incidents
+    sweepCleared: async (clearedBefore, now, limit) => (await db.rows<IncidentDbRow>(`WITH picked AS MATERIALIZED (SELECT id FROM incidents
       WHERE history_at IS NULL AND clear_timestamp IS NOT NULL AND clear_timestamp <= $2 ORDER BY clear_timestamp LIMIT $3 FOR UPDATE SKIP LOCKED),
       moved AS (UPDATE incidents i SET history_at = $1, updated = $1 FROM picked WHERE i.id = picked.id AND i.history_at IS NULL RETURNING i.*)
       SELECT * FROM moved ORDER BY clear_timestamp, id`,
-    [now, clearedBefore, limit])).map(fromRow),
+    [now, clearedBefore, limit])).map(toIncidentRecord),
     nextClearTimestamp: async () => (await db.one<{ t: number | null }>(
       'SELECT MIN(clear_timestamp) AS t FROM incidents WHERE history_at IS NULL AND clear_timestamp IS NOT NULL'))!.t ?? undefined,
 
     async addComment(incidentId, text, author, now) {
       if (!validId(incidentId)) return undefined;
       return db.tx(async (q) => {
-        const incident = await q.one<Row>('UPDATE incidents SET comments_count = comments_count + 1, updated = $1 WHERE id = $2 AND history_at IS NULL RETURNING *',
+        const incident = await q.one<IncidentDbRow>('UPDATE incidents SET comments_count = comments_count + 1, updated = $1 WHERE id = $2 AND history_at IS NULL RETURNING *',
           [now, Number(incidentId)]);
         if (!incident) return undefined;
         const comment = (await q.one<CommentDbRow>('INSERT INTO incident_comments (incident_id, text, author, timestamp) VALUES ($1, $2, $3, $4) RETURNING *',
           [Number(incidentId), text, author, now]))!;
-        return { comment: commentFromRow(comment), incident: fromRow(incident) };
+        return { comment: toCommentRecord(comment), incident: toIncidentRecord(incident) };
       });
     },
     async comments(incidentId, limit, skip) {
       if (!validId(incidentId)) return [];
       return (await db.rows<CommentDbRow>('SELECT * FROM incident_comments WHERE incident_id = $1 ORDER BY timestamp DESC, id DESC LIMIT $2 OFFSET $3',
-        [Number(incidentId), limit, skip])).map(commentFromRow);
+        [Number(incidentId), limit, skip])).map(toCommentRecord);
     },
   };
 }

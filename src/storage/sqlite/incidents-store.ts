@@ -1,76 +1,24 @@
 import type Database from 'better-sqlite3';
 import type { FieldCondition, Scalar } from '../../core/filter-conditions.js';
 import {
-  CLEARED_LEVEL, type CommentRow, type IncidentQuery, type IncidentRow, type IncidentSortColumn, type IncidentsStore, type IncidentTarget,
-  type LevelRow, type NewIncident, type SignalOp,
+  CLEARED_LEVEL, type IncidentQuery, type IncidentRow, type IncidentSortColumn, type IncidentsStore, type IncidentTarget,
+  type NewIncident, type SignalOp,
 } from '../incidents-types.js';
 import { DuplicateKeyError } from '../types.js';
 import { statementCache } from './statement-cache.js';
 import type { WriteGate } from './write-gate.js';
+import {
+  type CommentDbRow, type IncidentDbRow, INCIDENT_SORTS, type LevelDbRow, toCommentRecord, toIncidentRecord, toLevelRecord,
+} from '../rows/incident-row.js';
 
-interface Row {
-  id: number;
-  entity_id: number;
-  entity_type: number;
-  type: number;
-  key: string | null;
-  data: string;
-  state: number;
-  last_state: number;
-  local_timestamp: number | null;
-  reason: string;
-  text: string;
-  timestamp: number;
-  acknowledged_by: string | null;
-  acknowledgement_timestamp: number | null;
-  clear_timestamp: number | null;
-  count: number;
-  comments_count: number;
-  updated: number;
-  history_at: number | null;
-}
-
-const fromRow = (r: Row): IncidentRow => ({
-  id: String(r.id),
-  entityId: String(r.entity_id),
-  entityType: r.entity_type,
-  type: r.type,
-  key: r.key,
-  data: r.data,
-  state: r.state,
-  lastState: r.last_state,
-  localTimestamp: r.local_timestamp,
-  reason: JSON.parse(r.reason) as IncidentRow['reason'],
-  text: r.text,
-  timestamp: r.timestamp,
-  acknowledgedBy: r.acknowledged_by,
-  acknowledgementTimestamp: r.acknowledgement_timestamp,
-  clearTimestamp: r.clear_timestamp,
-  count: r.count,
-  commentsCount: r.comments_count,
-  updated: r.updated,
-  historyAt: r.history_at,
-});
-
-interface CommentDbRow { id: number; incident_id: number; text: string; author: string; timestamp: number }
-const commentFromRow = (r: CommentDbRow): CommentRow => ({ id: String(r.id), incidentId: String(r.incident_id), text: r.text, author: r.author, timestamp: r.timestamp });
-
-interface LevelDbRow { id: number; name: string; color: string; built_in: number; created: number; updated: number }
-const levelFromRow = (r: LevelDbRow): LevelRow => ({ id: String(r.id), name: r.name, color: r.color, builtIn: r.built_in === 1, created: r.created, updated: r.updated });
-
-/** Each sort key's SQL expression (as indexed) and its value in a record, for keyset paging. */
-const SORTS: Record<IncidentSortColumn, { sql: string; value: (r: IncidentRow) => number | string }> = {
-  timestamp: { sql: 'timestamp', value: (r) => r.timestamp },
-  id: { sql: 'id', value: (r) => Number(r.id) },
-  state: { sql: 'state', value: (r) => r.state },
-  lastState: { sql: 'last_state', value: (r) => r.lastState },
-  type: { sql: 'type', value: (r) => r.type },
-  entityId: { sql: 'entity_id', value: (r) => Number(r.entityId) },
-  count: { sql: 'count', value: (r) => r.count },
-  commentsCount: { sql: 'comments_count', value: (r) => r.commentsCount },
-  acknowledgementTimestamp: { sql: 'IFNULL(acknowledgement_timestamp, -1)', value: (r) => r.acknowledgementTimestamp ?? -1 },
-  clearTimestamp: { sql: 'IFNULL(clear_timestamp, -1)', value: (r) => r.clearTimestamp ?? -1 },
-  acknowledgedBy: { sql: "IFNULL(acknowledged_by, '')", value: (r) => r.acknowledgedBy ?? '' },
+/**
+ * The SQL of each sort, exactly as indexed (so an index on the expression is used): the
+ * column, or for a nullable one IFNULL to the value its null sorts as.
+ */
+const SORT_SQL: Partial<Record<IncidentSortColumn, string>> = {
+  acknowledgementTimestamp: 'IFNULL(acknowledgement_timestamp, -1)',
+  clearTimestamp: 'IFNULL(clear_timestamp, -1)',
+  acknowledgedBy: "IFNULL(acknowledged_by, '')",
 };
 
 /**
@@ -159,14 +107,14 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     AND NOT EXISTS (SELECT 1 FROM incidents WHERE history_at IS NULL AND last_state = ?)`);
   const levelExists = db.prepare('SELECT 1 FROM incident_levels WHERE id = ?').pluck();
 
-  const insertIncident = (i: NewIncident, now: number): Row =>
-    insert.get(Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now) as Row;
+  const insertIncident = (i: NewIncident, now: number): IncidentDbRow =>
+    insert.get(Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now) as IncidentDbRow;
 
   const applySignals = db.transaction((ops: SignalOp[], now: number): Array<IncidentRow | undefined> => {
     const raised: Array<number | undefined> = [];
     const idOf = (t: IncidentTarget) => ('id' in t ? Number(t.id) : raised[t.ref]);
     return ops.map((op, i) => {
-      let row: Row | undefined;
+      let row: IncidentDbRow | undefined;
       if (op.op === 'raise') {
         row = insertIncident(op.incident, now);
         raised[i] = row.id;
@@ -174,41 +122,41 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
         const id = idOf(op.target);
         if (id === undefined) return undefined;
         row = op.op === 'repeat'
-          ? (repeat.get(op.counts ? 1 : 0, op.level, op.level, op.text ?? null, op.data ?? null, now, id) as Row | undefined)
-          : (clear.get(op.timestamp, now, id) as Row | undefined);
+          ? (repeat.get(op.counts ? 1 : 0, op.level, op.level, op.text ?? null, op.data ?? null, now, id) as IncidentDbRow | undefined)
+          : (clear.get(op.timestamp, now, id) as IncidentDbRow | undefined);
       }
-      return row && fromRow(row);
+      return row && toIncidentRecord(row);
     });
   });
 
   const moveMany = db.transaction((st: Database.Statement, ids: string[], now: number): IncidentRow[] => {
     const out: IncidentRow[] = [];
     for (let i = 0; i < ids.length; i += 1000) {
-      for (const r of st.all(now, now, now, numbers(ids.slice(i, i + 1000))) as Row[]) out.push(fromRow(r));
+      for (const r of st.all(now, now, now, numbers(ids.slice(i, i + 1000))) as IncidentDbRow[]) out.push(toIncidentRecord(r));
     }
     return out;
   });
 
   const addComment = db.transaction((incidentId: string, text: string, author: string, now: number) => {
-    const incident = countComment.get(now, Number(incidentId)) as Row | undefined;
+    const incident = countComment.get(now, Number(incidentId)) as IncidentDbRow | undefined;
     if (!incident) return undefined;
     const comment = insertComment.get(Number(incidentId), text, author, now) as CommentDbRow;
-    return { comment: commentFromRow(comment), incident: fromRow(incident) };
+    return { comment: toCommentRecord(comment), incident: toIncidentRecord(incident) };
   });
 
   const prepare = statementCache(db);
 
   const one = (st: Database.Statement, ...params: unknown[]) => {
-    const row = st.get(...params) as Row | undefined;
-    return row && fromRow(row);
+    const row = st.get(...params) as IncidentDbRow | undefined;
+    return row && toIncidentRecord(row);
   };
   const validId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 
   return {
-    levels: async () => (listLevels.all() as LevelDbRow[]).map(levelFromRow),
+    levels: async () => (listLevels.all() as LevelDbRow[]).map(toLevelRecord),
     createLevel: (level, now) => gate.run(() => {
       try {
-        return levelFromRow(insertLevel.get(level.name, level.color, now, now) as LevelDbRow);
+        return toLevelRecord(insertLevel.get(level.name, level.color, now, now) as LevelDbRow);
       } catch (err) {
         if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError('name');
         throw err;
@@ -217,7 +165,7 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     updateLevel: (id, changes, now) => gate.run(() => {
       try {
         const row = updateLevel.get(changes.name ?? null, changes.color ?? null, now, Number(id)) as LevelDbRow | undefined;
-        return row && levelFromRow(row);
+        return row && toLevelRecord(row);
       } catch (err) {
         if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError('name');
         throw err;
@@ -234,11 +182,11 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     openKeys: async () => (openKeys.all() as Array<{ id: number; entity_id: number; key: string }>).map((r) => ({ id: String(r.id), entityId: String(r.entity_id), key: r.key })),
     raisedKeys: async () => (raisedKeys.all() as Array<{ entity_id: number; key: string }>).map((r) => ({ entityId: String(r.entity_id), key: r.key })),
     applySignals: (ops, now) => gate.run(() => (ops.length ? applySignals(ops, now) : [])),
-    create: (incident, now) => gate.run(() => fromRow(insertIncident(incident, now))),
+    create: (incident, now) => gate.run(() => toIncidentRecord(insertIncident(incident, now))),
     get: async (id) => (validId(id) ? one(getOne, Number(id)) : undefined),
 
     async find(q: IncidentQuery) {
-      const sort = SORTS[q.sort];
+      const sort = { sql: SORT_SQL[q.sort] ?? INCIDENT_SORTS[q.sort].column, value: INCIDENT_SORTS[q.sort].value };
       const dir = q.descending ? 'DESC' : 'ASC';
       const where = [q.scope === 'active' ? 'history_at IS NULL' : 'history_at IS NOT NULL'];
       const params: unknown[] = [];
@@ -255,7 +203,7 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
       }
       const sql = `SELECT * FROM incidents WHERE ${where.join(' AND ')} ORDER BY ${sort.sql} ${dir}, id ${dir} LIMIT ? OFFSET ?`;
       params.push(q.limit, q.after ? 0 : (q.skip ?? 0));
-      return (prepare(sql).all(...params) as Row[]).map(fromRow);
+      return (prepare(sql).all(...params) as IncidentDbRow[]).map(toIncidentRecord);
     },
 
     acknowledge: (id, userId, now) => gate.run(() => one(acknowledge, userId, now, now, Number(id))),
@@ -264,11 +212,11 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     undoClear: (id, now) => gate.run(() => one(undoClear, now, Number(id))),
 
     moveToHistory: (ids, now) => gate.run(() => (ids.length ? moveMany(moveIds, ids, now) : [])),
-    sweepCleared: (clearedBefore, now, limit) => gate.run(() => (sweep.all(now, now, clearedBefore, limit) as Row[]).map(fromRow)),
+    sweepCleared: (clearedBefore, now, limit) => gate.run(() => (sweep.all(now, now, clearedBefore, limit) as IncidentDbRow[]).map(toIncidentRecord)),
     nextClearTimestamp: async () => (nextClear.get() as { t: number | null }).t ?? undefined,
     closeForEntities: (entityIds, now) => gate.run(() => (entityIds.length ? moveMany(moveEntities, entityIds, now) : [])),
 
     addComment: (incidentId, text, author, now) => gate.run(() => addComment(incidentId, text, author, now)),
-    comments: async (incidentId, limit, skip) => (listComments.all(Number(incidentId), limit, skip) as CommentDbRow[]).map(commentFromRow),
+    comments: async (incidentId, limit, skip) => (listComments.all(Number(incidentId), limit, skip) as CommentDbRow[]).map(toCommentRecord),
   };
 }

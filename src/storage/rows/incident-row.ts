@@ -1,0 +1,74 @@
+// Incident, comment and level rows as both dialects store them (same columns; reason as JSON
+// text, built_in as 0/1), their row → record mappings, and each list sort's column and value
+// for keyset paging, kept once for SQLite and PostgreSQL. (The record types are the
+// interface's IncidentRow, CommentRow and LevelRow, hence *DbRow for the tables' rows.)
+import type { CommentRow, IncidentRow, IncidentSortColumn, LevelRow } from '../incidents-types.js';
+
+export interface IncidentDbRow {
+  id: number;
+  entity_id: number;
+  entity_type: number;
+  type: number;
+  key: string | null;
+  data: string;
+  state: number;
+  last_state: number;
+  local_timestamp: number | null;
+  reason: string;
+  text: string;
+  timestamp: number;
+  acknowledged_by: string | null;
+  acknowledgement_timestamp: number | null;
+  clear_timestamp: number | null;
+  count: number;
+  comments_count: number;
+  updated: number;
+  history_at: number | null;
+}
+
+export const toIncidentRecord = (r: IncidentDbRow): IncidentRow => ({
+  id: String(r.id),
+  entityId: String(r.entity_id),
+  entityType: r.entity_type,
+  type: r.type,
+  key: r.key,
+  data: r.data,
+  state: r.state,
+  lastState: r.last_state,
+  localTimestamp: r.local_timestamp,
+  reason: JSON.parse(r.reason) as IncidentRow['reason'],
+  text: r.text,
+  timestamp: r.timestamp,
+  acknowledgedBy: r.acknowledged_by,
+  acknowledgementTimestamp: r.acknowledgement_timestamp,
+  clearTimestamp: r.clear_timestamp,
+  count: r.count,
+  commentsCount: r.comments_count,
+  updated: r.updated,
+  historyAt: r.history_at,
+});
+
+export interface CommentDbRow { id: number; incident_id: number; text: string; author: string; timestamp: number }
+export const toCommentRecord = (r: CommentDbRow): CommentRow => ({ id: String(r.id), incidentId: String(r.incident_id), text: r.text, author: r.author, timestamp: r.timestamp });
+
+export interface LevelDbRow { id: number; name: string; color: string; built_in: number; created: number; updated: number }
+export const toLevelRecord = (r: LevelDbRow): LevelRow => ({ id: String(r.id), name: r.name, color: r.color, builtIn: r.built_in === 1, created: r.created, updated: r.updated });
+
+/**
+ * Each sort key's column and its value in a record, for keyset paging. A nullable column
+ * sorts as the value its null stands for (-1, ''): each dialect writes that expression as its
+ * index has it (IFNULL / COALESCE), the one part of a sort that differs.
+ */
+export const INCIDENT_SORTS: Record<IncidentSortColumn, { column: string; value: (r: IncidentRow) => number | string }> = {
+  timestamp: { column: 'timestamp', value: (r) => r.timestamp },
+  id: { column: 'id', value: (r) => Number(r.id) },
+  state: { column: 'state', value: (r) => r.state },
+  lastState: { column: 'last_state', value: (r) => r.lastState },
+  type: { column: 'type', value: (r) => r.type },
+  entityId: { column: 'entity_id', value: (r) => Number(r.entityId) },
+  count: { column: 'count', value: (r) => r.count },
+  commentsCount: { column: 'comments_count', value: (r) => r.commentsCount },
+  acknowledgementTimestamp: { column: 'acknowledgement_timestamp', value: (r) => r.acknowledgementTimestamp ?? -1 },
+  clearTimestamp: { column: 'clear_timestamp', value: (r) => r.clearTimestamp ?? -1 },
+  acknowledgedBy: { column: 'acknowledged_by', value: (r) => r.acknowledgedBy ?? '' },
+};
