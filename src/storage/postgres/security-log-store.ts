@@ -1,30 +1,16 @@
 // The security log on PostgreSQL: one table partitioned by day on `ts` (migration 0006), the
 // record as jsonb, newest-first pages on the (ts, id) indexes. Retention drops the partitions
 // wholly before the cutoff and deletes only the rest, as one transaction.
-import type { SecurityEvent, SecurityLogStore, StoredSecurityEvent } from '../types.js';
+import type { SecurityLogStore } from '../types.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
 import { jsonbOf, nulSafe } from './nul-safe.js';
 import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
-
-interface Row {
-  id: number;
-  ts: number;
-  user_id: number | null;
-  record: string;
-  record_exact: string | null;
-}
-
-const fromRow = (r: Row): StoredSecurityEvent => ({
-  ...(JSON.parse(r.record_exact ?? r.record) as Omit<SecurityEvent, 'timestamp' | 'userId'>),
-  id: String(r.id),
-  timestamp: r.ts,
-  userId: r.user_id === null ? null : String(r.user_id),
-});
+import { type SecurityLogRow, toSecurityEvent, SECURITY_LOG_FIELD_COLUMNS } from '../rows/security-log-row.js';
 
 const LAYOUT: JsonbColumnLayout = {
   column: 'record',
-  columns: { level: 'level', eventClassId: 'event_class', 'message.login': 'login', 'message.remoteAddress': 'remote_address' },
+  columns: SECURITY_LOG_FIELD_COLUMNS,
   arraysPossible: false,
   exactColumn: 'record_exact',
 };
@@ -78,7 +64,7 @@ export function createPgSecurityLogStore(db: PgDb): SecurityLogStore {
       if (q.conditions) jsonbConditionClauses(LAYOUT, q.conditions, where, params);
       const sql = `SELECT id, ts, user_id, record, record_exact FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ts DESC, id DESC LIMIT ${bind(q.limit)} OFFSET ${bind(q.before ? 0 : (q.skip ?? 0))}`;
-      return (await db.rows<Row>(sql, params)).map(fromRow);
+      return (await db.rows<SecurityLogRow>(sql, params)).map(toSecurityEvent);
     },
 
     deleteOlderThan: (timestamp) =>

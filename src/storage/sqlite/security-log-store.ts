@@ -1,26 +1,13 @@
 import type Database from 'better-sqlite3';
 import { statementCache } from './statement-cache.js';
 import type { WriteGate } from './write-gate.js';
-import type { SecurityEvent, SecurityLogQuery, SecurityLogStore, StoredSecurityEvent } from '../types.js';
+import type { SecurityEvent, SecurityLogQuery, SecurityLogStore } from '../types.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
-
-interface Row {
-  id: number;
-  ts: number;
-  user_id: number | null;
-  record: string;
-}
-
-const fromRow = (r: Row): StoredSecurityEvent => ({
-  ...(JSON.parse(r.record) as Omit<SecurityEvent, 'timestamp' | 'userId'>),
-  id: String(r.id),
-  timestamp: r.ts,
-  userId: r.user_id === null ? null : String(r.user_id),
-});
+import { type SecurityLogRow, toSecurityEvent, SECURITY_LOG_FIELD_COLUMNS } from '../rows/security-log-row.js';
 
 const LAYOUT: JsonColumnLayout = {
   column: 'record',
-  columns: { level: 'level', eventClassId: 'event_class', 'message.login': 'login', 'message.remoteAddress': 'remote_address' },
+  columns: SECURITY_LOG_FIELD_COLUMNS,
   arraysPossible: false,
 };
 
@@ -48,7 +35,7 @@ export function createSqliteSecurityLogStore(db: Database.Database, gate: WriteG
       const sql = `SELECT id, ts, user_id, record FROM security_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
         ORDER BY ts DESC, id DESC LIMIT ? OFFSET ?`;
       params.push(q.limit, q.before ? 0 : (q.skip ?? 0));
-      return (prepare(sql).all(...params) as Row[]).map(fromRow);
+      return (prepare(sql).all(...params) as SecurityLogRow[]).map(toSecurityEvent);
     },
     deleteOlderThan: (timestamp) => gate.run(() => deleteOld.run(timestamp).changes),
   };
