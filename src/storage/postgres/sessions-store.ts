@@ -3,14 +3,7 @@
 import type { SessionsStore } from '../types.js';
 import type { PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
-
-interface SessionRow {
-  id_hash: string;
-  user_id: number;
-  csrf_token: string;
-  created: number;
-  last_seen: number;
-}
+import { type SessionRow, toSessionRecord } from '../rows/session-row.js';
 
 export function createPgSessionsStore(db: PgDb): SessionsStore {
   return {
@@ -20,7 +13,7 @@ export function createPgSessionsStore(db: PgDb): SessionsStore {
     },
     async get(idHash) {
       const r = await db.one<SessionRow>('SELECT * FROM sessions WHERE id_hash = $1', [idHash]);
-      return r && { idHash: r.id_hash, userId: String(r.user_id), csrfToken: r.csrf_token, created: r.created, lastSeen: r.last_seen };
+      return r && toSessionRecord(r);
     },
     // Only forward: two nodes touching one session at once leave the later time.
     async touch(idHash, lastSeen) {

@@ -1,14 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { WriteGate } from './write-gate.js';
 import type { SessionRecord, SessionsStore } from '../types.js';
-
-interface SessionRow {
-  id_hash: string;
-  user_id: number;
-  csrf_token: string;
-  created: number;
-  last_seen: number;
-}
+import { type SessionRow, toSessionRecord } from '../rows/session-row.js';
 
 export function createSqliteSessionsStore(db: Database.Database, gate: WriteGate): SessionsStore {
   const q = {
@@ -23,7 +16,7 @@ export function createSqliteSessionsStore(db: Database.Database, gate: WriteGate
     create: (s: SessionRecord) => gate.run(() => void q.insert.run(s.idHash, s.userId, s.csrfToken, s.created, s.lastSeen)),
     async get(idHash) {
       const r = q.get.get(idHash);
-      return r && { idHash: r.id_hash, userId: String(r.user_id), csrfToken: r.csrf_token, created: r.created, lastSeen: r.last_seen };
+      return r && toSessionRecord(r);
     },
     touch: (idHash, lastSeen) => gate.run(() => void q.touch.run(lastSeen, idHash, lastSeen)),
     delete: (idHash) => gate.run(() => void q.del.run(idHash)),
