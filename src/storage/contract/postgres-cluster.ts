@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
+import { migratePg } from '../postgres/migrator.js';
+import { DEFAULT_PG_SETTINGS, openPgDb, type PgDb, type PgSettings } from '../postgres/pg-db.js';
 
 export const PG_URL_ENV = 'VIGIL_TEST_PG_URL';
 
@@ -147,5 +150,51 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
         await client.end();
       }
     },
+  };
+}
+
+/** A test file's database, from usePgTestDb. */
+export interface PgTestDb {
+  /** The database's URL, for handles of another kind (a Storage, another node). */
+  url: string;
+  /** A handle opened before the file's tests (and migrated, when asked). */
+  db: PgDb;
+  /** Another handle on the database (another node, a one-connection pool), closed at the end. */
+  open(settings?: Partial<Omit<PgSettings, 'url'>>): PgDb;
+  /** Closes `handle` at the end, before the database is dropped; returns it. */
+  closeAtEnd<T extends { close(): Promise<void> }>(handle: T): T;
+}
+
+/**
+ * One database for a whole test file: registers the file's before (create the database, open
+ * a PgDb, apply the project's migrations when `migrate`, then run `setup`) and after (close
+ * every handle, then drop the database). Call it at the top level of the file; the getter
+ * answers once the before has run. A file's own setup goes in `setup`, not in a before of its
+ * own: Node 20 starts top-level before hooks as they are registered, without waiting for the
+ * ones before them.
+ */
+export function usePgTestDb(
+  options: { migrate?: boolean; setup?: (t: PgTestDb) => Promise<void> | void } = {},
+): () => PgTestDb {
+  let current: PgTestDb | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  const handles: Array<{ close(): Promise<void> }> = [];
+  before(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    const closeAtEnd = <T extends { close(): Promise<void> }>(handle: T): T => (handles.push(handle), handle);
+    const open = (settings: Partial<Omit<PgSettings, 'url'>> = {}) => closeAtEnd(openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS, ...settings }));
+    const db = open();
+    if (options.migrate) await migratePg(db);
+    current = { url: database.url, db, open, closeAtEnd };
+    await options.setup?.(current);
+  });
+  after(async () => {
+    await Promise.all(handles.map((h) => h.close()));
+    await drop?.();
+  });
+  return () => {
+    if (!current) throw new Error('usePgTestDb: the database is made in the before hook; use the getter inside tests and setup');
+    return current;
   };
 }

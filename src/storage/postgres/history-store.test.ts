@@ -3,11 +3,10 @@
 // journal's partitions are dropped once every entry in them is covered and their period is
 // over, never while one is not; a slice naming one rollup key twice is applied in order.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
+import { test } from 'node:test';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
 import type { Checkpoint, ChunkRow } from '../history-types.js';
-import { migratePg } from './migrator.js';
-import { openPgDb, DEFAULT_PG_SETTINGS, type PgDb } from './pg-db.js';
+import type { PgDb } from './pg-db.js';
 import { createPgHistoryStore, CHUNK_PERIOD_MS } from './history-store.js';
 import { createPgJournal, JOURNAL_PERIOD_MS } from './history-journal.js';
 import { partitionName } from './partitions.js';
@@ -15,18 +14,7 @@ import { partitionName } from './partitions.js';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 let db: PgDb;
-let drop: () => Promise<void>;
-
-before(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  await migratePg(db);
-});
-after(async () => {
-  await db.close();
-  await drop();
-});
+usePgTestDb({ migrate: true, setup: (t) => { db = t.db; } });
 
 const slice = (c: Partial<Checkpoint>): Checkpoint => ({ sealed: [], open: [], lastStats: [], journalUpTo: 0, ...c });
 const chunk = (seriesId: number, startTs: number, endTs: number): ChunkRow => ({ seriesId, startTs, endTs, n: 1, data: new Uint8Array([1, 2, 3]) });

@@ -2,13 +2,13 @@
 // run both ways over random records in a real PostgreSQL table (as sqlite/json-conditions.test.ts
 // does on SQLite), and equality must be a form the GIN jsonb_path_ops index serves.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { necessaryConditions } from '../../core/filter-conditions.js';
 import { compileSafeQuery } from '../../core/safe-query.js';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
 import { jsonbOf, nulSafe } from './nul-safe.js';
-import { DEFAULT_PG_SETTINGS, openPgDb, type PgDb } from './pg-db.js';
+import type { PgDb } from './pg-db.js';
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -18,16 +18,8 @@ function rng(seed: number) {
 // the table stores as U+FFFD (nul-safe.ts), and its neighbours in that order.
 const VALUES = [0, 1, 2, 5, 2.5, -1, 'a', 'b', 'ab', 'B', 'é', '5', 'a\u0000', 'a\u0001', 'a\uffff', true, false, null];
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PgDb;
-before(async () => {
-  database = await createTestDatabase();
-  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-});
-after(async () => {
-  await db.close();
-  await database.drop();
-});
+usePgTestDb({ setup: (t) => { db = t.db; } });
 
 test('pushed-down jsonb conditions keep every record the full filter keeps, and narrow', async () => {
   const rand = rng(7);

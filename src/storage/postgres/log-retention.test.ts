@@ -3,12 +3,11 @@
 // latest-record pointers stay exact; a count trim drops a partition only when all of it is
 // among the oldest ids; two nodes trimming and appending at once never over-trim.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { NewEventRecord } from '../event-log-types.js';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
 import { securityEvent } from '../contract/fixtures.js';
 import { createPgEventLogStore } from './event-log-store.js';
-import { migratePg } from './migrator.js';
 import { DEFAULT_PG_SETTINGS, openPgDb, type PgDb } from './pg-db.js';
 import { createPgSecurityLogStore } from './security-log-store.js';
 
@@ -22,17 +21,8 @@ const rec = (timestamp: number, entityId?: string): NewEventRecord => ({
   entity: entityId ? { entityId, entityType: 1, entityName: 'e' + entityId } : null,
 });
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PgDb;
-before(async () => {
-  database = await createTestDatabase();
-  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  await migratePg(db);
-});
-after(async () => {
-  await db.close();
-  await database.drop();
-});
+const testDb = usePgTestDb({ migrate: true, setup: (t) => { db = t.db; } });
 
 const partitionsOf = async (table: string) =>
   (await db.rows<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -111,7 +101,7 @@ describe('partitioned log retention on PostgreSQL', () => {
 
   it('event log: two nodes appending and trimming at once keep exactly max, the count equal to the rows', async () => {
     await reset();
-    const peerDb = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
+    const peerDb = openPgDb({ url: testDb().url, ...DEFAULT_PG_SETTINGS });
     try {
       const nodes = [createPgEventLogStore(db), createPgEventLogStore(peerDb)];
       const writes: Promise<unknown>[] = [];

@@ -2,26 +2,20 @@
 // default partition and moved out when their period's partition is made, whole partitions
 // dropped by retention.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
-import { openPgDb, DEFAULT_PG_SETTINGS, type PgDb } from './pg-db.js';
+import { test } from 'node:test';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
+import type { PgDb } from './pg-db.js';
 import { createPartitions, partitionName } from './partitions.js';
 
 const DAY = 86_400_000;
 let db: PgDb;
-let drop: () => Promise<void>;
-
-before(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  await db.exec(`
-    CREATE TABLE samples (id bigint NOT NULL, ts bigint NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
-    CREATE TABLE samples_default PARTITION OF samples DEFAULT;`);
-});
-after(async () => {
-  await db.close();
-  await drop();
+usePgTestDb({
+  async setup(t) {
+    db = t.db;
+    await db.exec(`
+      CREATE TABLE samples (id bigint NOT NULL, ts bigint NOT NULL, PRIMARY KEY (id, ts)) PARTITION BY RANGE (ts);
+      CREATE TABLE samples_default PARTITION OF samples DEFAULT;`);
+  },
 });
 
 async function partitionsOf(table: string): Promise<string[]> {

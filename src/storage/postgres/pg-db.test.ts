@@ -3,25 +3,18 @@
 // text PostgreSQL cannot hold is a 400; statements built from client input do not stay
 // prepared without bound.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AppError } from '../../errors.js';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
-import { DEFAULT_PG_SETTINGS, namedStatements, openPgDb, type PgDb } from './pg-db.js';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
+import { namedStatements, type PgDb } from './pg-db.js';
 
 let db: PgDb;
 let admin: PgDb;
-let drop: () => Promise<void>;
-
-before(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  db = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  admin = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS, poolSize: 1 });
-});
-after(async () => {
-  await db.close();
-  await admin.close();
-  await drop();
+usePgTestDb({
+  setup(t) {
+    db = t.db;
+    admin = t.open({ poolSize: 1 });
+  },
 });
 
 test('a connection cut during a transaction fails it with 503; the process and the pool go on', async () => {

@@ -3,28 +3,23 @@
 // the foreign keys, the annotation filters, an engine memory batch landing whole or not at all,
 // and id strings that are not ids answered "no such row" instead of failing the bigint cast.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createTestDatabase } from '../contract/postgres-cluster.js';
+import { test } from 'node:test';
+import { usePgTestDb } from '../contract/postgres-cluster.js';
 import { newUser } from '../contract/fixtures.js';
 import { DuplicateKeyError, type Storage } from '../types.js';
 import { openPostgresStorage } from './open-postgres.js';
-import { DEFAULT_PG_SETTINGS, openPgDb, type PgDb } from './pg-db.js';
+import { DEFAULT_PG_SETTINGS, type PgDb } from './pg-db.js';
 
 let a: Storage; // node A
 let b: Storage; // node B, same database
 let sql: PgDb; // the test's own look at the tables
-let drop: () => Promise<void>;
 
-before(async () => {
-  const database = await createTestDatabase();
-  drop = database.drop;
-  a = await openPostgresStorage({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  b = await openPostgresStorage({ url: database.url, ...DEFAULT_PG_SETTINGS });
-  sql = openPgDb({ url: database.url, ...DEFAULT_PG_SETTINGS });
-});
-after(async () => {
-  await Promise.all([a.close(), b.close(), sql.close()]);
-  await drop();
+usePgTestDb({
+  async setup({ url, db, closeAtEnd }) {
+    a = closeAtEnd(await openPostgresStorage({ url, ...DEFAULT_PG_SETTINGS }));
+    b = closeAtEnd(await openPostgresStorage({ url, ...DEFAULT_PG_SETTINGS }));
+    sql = db;
+  },
 });
 
 const both = <T>(n: number, make: (s: Storage, i: number) => Promise<T>) =>
