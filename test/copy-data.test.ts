@@ -45,7 +45,10 @@ async function snapshot(): Promise<Record<string, unknown>> {
   };
   const events = await get(`/event-log?type=2&limit=1000&filter=${encodeURIComponent(JSON.stringify({ 'payload.topic': `objects/${made.b}/stat` }))}`);
   const security = (await get('/users/security/log?limit=10000')) as Array<{ id: string }>;
+  const nul = await get(`/event-log?type=2&limit=10&filter=${encodeURIComponent(JSON.stringify({ 'payload.topic': 'copy/nul' }))}`);
+  assert.ok(JSON.stringify(nul).includes('AB\\u0000CD'), `the NUL of copy/nul is read back: ${JSON.stringify(nul)}`);
   return {
+    nul,
     user: await get(`/users/${made.user}`),
     tag: await get(`/tags/${made.tag}`),
     a: await get(`/objects/${made.a}`),
@@ -90,6 +93,8 @@ describe('copy-data from SQLite into PostgreSQL', () => {
     }
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: ADMIN.login, password: ADMIN.password, clientId: 'copy-1', reconnectPeriod: 0 });
     await client.publishAsync(`objects/${made.b}/stat`, JSON.stringify({ cpu: 4.5, disk: { free: 12 } }), { qos: 1 });
+    // A device's binary string: SQLite keeps the NUL, PostgreSQL's jsonb cannot (the copy must keep it exact).
+    await client.publishAsync('copy/nul', 'serial AB\u0000CD', { qos: 1 });
     await client.endAsync();
     made.incident = (await created('/incidents', { entityId: made.b, text: 'disk full', state: '1' })).id;
     const comment = await call(server, 'POST', `/incidents/${made.incident}/comment`, { headers: adminAuth, rawBody: 'looking', contentType: 'text/plain; charset=utf-8' });

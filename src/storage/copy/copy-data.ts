@@ -7,6 +7,7 @@
 import { openPgDb, type PgDb, type PgQueryable, type PgSettings } from '../postgres/pg-db.js';
 import { CHUNK_PERIOD_MS } from '../postgres/history-store.js';
 import { createPartitions } from '../postgres/partitions.js';
+import { jsonbOf, nulSafe } from '../postgres/nul-safe.js';
 import { openPostgresStorage } from '../postgres/open-postgres.js';
 import { describeTarget, resetSequences, seedRowCounts, type TargetColumn, type TargetTable } from './postgres-target.js';
 import { openSqliteSource, type SqliteSource } from './sqlite-source.js';
@@ -116,6 +117,12 @@ function convert(value: unknown, column: TargetColumn): unknown {
       return Number(value) !== 0;
     case 'bytea':
       return Buffer.isBuffer(value) ? value : Buffer.from(String(value));
+    // PostgreSQL text and jsonb cannot hold NUL, which SQLite's TEXT kept: mapped as the stores
+    // map it (U+FFFD), the exact text going to record_exact where the table has one (below).
+    case 'jsonb':
+      return typeof value === 'string' ? jsonbOf(value).jsonb : value;
+    case 'text': case 'varchar':
+      return typeof value === 'string' ? nulSafe(value) : typeof value === 'bigint' ? value.toString() : value;
     default:
       // text, json, jsonb: SQLite keeps JSON as TEXT; the cast in the statement parses it.
       if (Buffer.isBuffer(value)) return value.toString('utf8');
@@ -133,7 +140,10 @@ async function copyTable(q: PgQueryable, source: SqliteSource, table: TargetTabl
   const required = table.columns.filter((c) => c.required && !src.columns.includes(c.name) && !extra.includes(c));
   if (required.length) throw new Error(`${table.name}: target column(s) ${required.map((c) => c.name).join(', ')} need a value the source does not have`);
   const fixed = new Map(extra.map((c) => [c.name, convert(EXTRA_COLUMNS[`${table.name}.${c.name}`]!.value(), c)]));
-  const columns = table.columns.filter((c) => src.columns.includes(c.name) || fixed.has(c.name));
+  // The logs keep a record's exact JSON text beside its jsonb when the two differ (a NUL):
+  // SQLite has no such column, so it is computed from the record being copied.
+  const exact = src.columns.includes('record') ? table.columns.find((c) => c.name === 'record_exact' && !src.columns.includes(c.name)) : undefined;
+  const columns = table.columns.filter((c) => src.columns.includes(c.name) || fixed.has(c.name) || c === exact);
   const list = columns.map((c) => `"${c.name}"`).join(', ');
   const arrays = columns.map((c, i) => `$${i + 1}::${c.udt}[]`).join(', ');
   const overriding = columns.some((c) => c.identity) ? ' OVERRIDING SYSTEM VALUE' : '';
@@ -153,7 +163,9 @@ async function copyTable(q: PgQueryable, source: SqliteSource, table: TargetTabl
   for (const chunk of source.read(from, BATCH_ROWS)) {
     for (const row of chunk) {
       columns.forEach((c, i) => {
-        const v = fixed.has(c.name) ? fixed.get(c.name) : convert(row[c.name], c);
+        const v = fixed.has(c.name) ? fixed.get(c.name)
+          : c === exact ? (typeof row.record === 'string' ? jsonbOf(row.record).exact : null)
+          : convert(row[c.name], c);
         batch[i]!.push(v);
         bytes += approxSize(v);
       });
