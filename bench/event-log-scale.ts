@@ -25,7 +25,8 @@
 //     CONFIG_FILE) at the current count, so every record of a second trap round trims one.
 // The sizes are printed side by side with issue 23's goals marked MET / MISS.
 //   npm run bench:event-log-scale   FILL=0,1000000,5000000 BACKENDS=sqlite,postgres TRAPS=50000
-//   PROFILE_DIR=/tmp/prof: one more trap round at the largest size with the server under
+//   ROUNDS=2: trap rounds per size, the best is shown (other work on the machine only slows a round).
+//   CPU_PROFILE_DIR=/tmp/prof: one more trap round at the largest size with the server under
 //   --cpu-prof, and its top self-time functions.
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -49,7 +50,8 @@ const TRAPS = envInt('TRAPS', 50_000);
 const WINDOW = envInt('WINDOW', 4_000);
 const ENTITIES = Math.max(10, envInt('ENTITIES', 200));
 const SAMPLES = Math.max(10, envInt('SAMPLES', 100));
-const PROFILE_DIR = process.env.PROFILE_DIR;
+const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
+const ROUNDS = Math.max(1, envInt('ROUNDS', 2));
 const UNMATCHED_SOURCES = 50;
 const LINK_DOWN = '1.3.6.1.6.3.1.1.5.3';
 const RARE_OID = '1.3.6.1.4.1.99999.0.7';
@@ -260,7 +262,10 @@ async function runBackend(backend: Backend, tpl: { template: Buffer; seqAt: numb
     lastTs = Date.now();
 
     server = await start(NO_TRIM);
-    const r = await trapRound(server, port, tpl, sources);
+    const rounds: Array<Awaited<ReturnType<typeof trapRound>>> = [];
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await trapRound(server, port, tpl, sources));
+    const r = rounds.reduce((a, b) => (b.trapsPerS > a.trapsPerS ? b : a));
+    if (ROUNDS > 1) console.log(`  ${backend.name} at ${fmt(count)}: trap rounds ${rounds.map((x) => fmt(x.trapsPerS)).join(', ')} stored/s (best shown)`);
     // Query latencies, no intake meanwhile. from/to: 10 minutes a third of the way into the log.
     const newest = await req(server.base, 'GET', '/event-log?limit=1&sortDirection=desc');
     const oldest = await req(server.base, 'GET', '/event-log?limit=1&sortDirection=asc');
@@ -308,19 +313,29 @@ async function runBackend(backend: Backend, tpl: { template: Buffer; seqAt: numb
     }
     out.push(at);
 
-    if (PROFILE_DIR && si === FILL.length - 1) {
-      const profDir = join(PROFILE_DIR, backend.name.toLowerCase());
-      server = await start(NO_TRIM, { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` });
-      const p = await trapRound(server, port, tpl, sources);
-      await stopServer(server.child);
-      console.log(`  ${backend.name} profiled round at ${fmt(records)}: ${fmt(p.trapsPerS)} traps stored/s; profiles in ${profDir}`);
-      for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) {
-        console.log(`    ${f}: top self time`);
-        for (const line of summarizeProfile(readFileSync(join(profDir, f), 'utf8'), 10)) console.log(`      ${line}`);
-      }
-    }
+    if (PROFILE_DIR && si === FILL.length - 1) await profiledRound(backend, () => start(NO_TRIM), port, tpl, sources, records).catch((err: unknown) => console.log(`  profiled round failed: ${String(err)}`));
   }
   return out;
+}
+
+/** One more trap round with the server under --cpu-prof, and its top self-time functions. */
+async function profiledRound(backend: Backend, start: () => Promise<Server>, port: number, tpl: { template: Buffer; seqAt: number }, sources: string[], records: number): Promise<void> {
+  const profDir = join(PROFILE_DIR!, backend.name.toLowerCase());
+  // child-server adds --cpu-prof (not allowed in NODE_OPTIONS) when PROFILE_DIR is set at spawn.
+  process.env.PROFILE_DIR = profDir;
+  let server: Server;
+  try {
+    server = await start();
+  } finally {
+    delete process.env.PROFILE_DIR;
+  }
+  const p = await trapRound(server, port, tpl, sources);
+  await stopServer(server.child);
+  console.log(`  ${backend.name} profiled round at ${fmt(records)}: ${fmt(p.trapsPerS)} traps stored/s; profiles in ${profDir}`);
+  for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) {
+    console.log(`    ${f}: top self time`);
+    for (const line of summarizeProfile(readFileSync(join(profDir, f), 'utf8'), 10)) console.log(`      ${line}`);
+  }
 }
 
 function report(name: string, rows: AtSize[]): void {
@@ -342,6 +357,8 @@ function report(name: string, rows: AtSize[]): void {
   console.log(`goals at ${fmt(last.records)} records (issue 23):`);
   console.log(`  trap intake >= 0.9 x empty log: ${(last.trapsPerS / empty.trapsPerS).toFixed(2)} x  ${mark(last.trapsPerS >= 0.9 * empty.trapsPerS)}`);
   console.log(`  newest page p99 < 20 ms: ${last.q.newest!.p99.toFixed(1)} ms  ${mark(last.q.newest!.p99 < 20)}`);
+  // The issue does not say whether its p99 is with or without intake: both are shown.
+  console.log(`  newest page p99 < 20 ms while ${fmt(TRAPS)} traps come in: ${last.pollP99.toFixed(1)} ms  ${mark(last.pollP99 < 20)}`);
   console.log(`  entity-filtered page p99 < 20 ms: ${last.q.entity!.p99.toFixed(1)} ms  ${mark(last.q.entity!.p99 < 20)}`);
   if (last.trim) console.log(`  trimming keeps the limit: ${fmt(last.trim.after)} <= ${fmt(last.trim.max)}  ${mark(last.trim.after <= last.trim.max)}`);
 }
@@ -351,7 +368,7 @@ async function main(): Promise<void> {
   const dirty = git(['status', '--porcelain', '--', 'src']) !== '' ? ' (src/ has uncommitted changes)' : '';
   console.log(`Vigil event log at scale — ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}; commit ${git(['rev-parse', '--short', 'HEAD']) || '?'}${dirty}`);
-  console.log(`sizes ${FILL.map(fmt).join(', ')}; ${fmt(TRAPS)} traps per round (at most ${fmt(WINDOW)} in flight) from ${ENTITIES} matched + ${UNMATCHED_SOURCES} unmatched addresses; ${SAMPLES} samples per query shape; backends ${BACKENDS.join(', ')}`);
+  console.log(`sizes ${FILL.map(fmt).join(', ')}; ${fmt(TRAPS)} traps per round (at most ${fmt(WINDOW)} in flight) from ${ENTITIES} matched + ${UNMATCHED_SOURCES} unmatched addresses; ${SAMPLES} samples per query shape; ${ROUNDS} trap round(s) per size, best shown; backends ${BACKENDS.join(', ')}`);
   console.log('filling: through the event-log store with the server stopped (see the header); measured rounds through the trap listener');
   const tpl = await trapTemplate();
   let cluster: PostgresCluster | undefined;
