@@ -26,7 +26,7 @@
 // The sizes are printed side by side with issue 23's goals marked MET / MISS.
 //   npm run bench:event-log-scale   FILL=0,1000000,5000000 BACKENDS=sqlite,postgres TRAPS=50000
 //   ROUNDS=2: trap rounds per size, the best is shown (other work on the machine only slows a round).
-//   CPU_PROFILE_DIR=/tmp/prof: one more trap round at the largest size with the server under
+//   CPU_PROFILE_DIR=/tmp/prof: one more trap round (PROFILE_TRAPS, 200,000) at the largest size with the server under
 //   --cpu-prof, and its top self-time functions.
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,8 @@ const ENTITIES = Math.max(10, envInt('ENTITIES', 200));
 const SAMPLES = Math.max(10, envInt('SAMPLES', 100));
 const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
 const ROUNDS = Math.max(1, envInt('ROUNDS', 2));
+/** Traps of the profiled round: long enough that the server's start-up is a small part of the profile. */
+const PROFILE_TRAPS = envInt('PROFILE_TRAPS', 200_000);
 const UNMATCHED_SOURCES = 50;
 const LINK_DOWN = '1.3.6.1.6.3.1.1.5.3';
 const RARE_OID = '1.3.6.1.4.1.99999.0.7';
@@ -185,7 +187,7 @@ async function postgresBackend(cluster: PostgresCluster): Promise<Backend> {
 }
 
 // ---- A trap round -----------------------------------------------------------------------------
-async function trapRound(server: Server, port: number, tpl: { template: Buffer; seqAt: number }, sources: string[]) {
+async function trapRound(server: Server, port: number, tpl: { template: Buffer; seqAt: number }, sources: string[], count = TRAPS) {
   const counters = async () => (await req(server.base, 'GET', '/intake/counters')).snmpTraps as Record<string, number>;
   const sender = fork(new URL('./lib/trap-sender.ts', import.meta.url).pathname, ['sender'], { stdio: 'inherit' });
   let sent = -1;
@@ -201,7 +203,7 @@ async function trapRound(server: Server, port: number, tpl: { template: Buffer; 
     }
   })();
   const t0 = performance.now();
-  sender.send({ type: 'start', port, count: TRAPS, window: WINDOW, template: tpl.template.toString('base64'), seqAt: tpl.seqAt, sources } satisfies SenderStart);
+  sender.send({ type: 'start', port, count, window: WINDOW, template: tpl.template.toString('base64'), seqAt: tpl.seqAt, sources } satisfies SenderStart);
   let c = before;
   let lastStored = 0;
   let storedAt = t0;
@@ -329,9 +331,9 @@ async function profiledRound(backend: Backend, start: () => Promise<Server>, por
   } finally {
     delete process.env.PROFILE_DIR;
   }
-  const p = await trapRound(server, port, tpl, sources);
+  const p = await trapRound(server, port, tpl, sources, PROFILE_TRAPS);
   await stopServer(server.child);
-  console.log(`  ${backend.name} profiled round at ${fmt(records)}: ${fmt(p.trapsPerS)} traps stored/s; profiles in ${profDir}`);
+  console.log(`  ${backend.name} profiled round of ${fmt(PROFILE_TRAPS)} traps at ${fmt(records)}: ${fmt(p.trapsPerS)} traps stored/s; profiles in ${profDir}`);
   for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) {
     console.log(`    ${f}: top self time`);
     for (const line of summarizeProfile(readFileSync(join(profDir, f), 'utf8'), 10)) console.log(`      ${line}`);
@@ -339,7 +341,7 @@ async function profiledRound(backend: Backend, start: () => Promise<Server>, por
 }
 
 function report(name: string, rows: AtSize[]): void {
-  const col = (s: string) => s.padStart(18);
+  const col = (s: string) => s.padStart(24);
   const line = (label: string, f: (a: AtSize) => string) => console.log(label.padEnd(34) + rows.map((a) => col(f(a))).join(''));
   console.log(`\n${name}`);
   line('records in the log', (a) => fmt(a.records));

@@ -1,6 +1,6 @@
 // The top self-time functions of a V8 .cpuprofile (node --cpu-prof), as lines to print: what a
 // bench's profiled round spent its CPU on, without opening DevTools.
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
 
 export function summarizeProfile(json: string, top: number): string[] {
@@ -13,7 +13,8 @@ export function summarizeProfile(json: string, top: number): string[] {
     const dt = p.timeDeltas[i] ?? 0;
     if (!n) continue;
     const f = n.callFrame;
-    const where = f.url ? `${f.url.replace(/^file:\/\/.*?\/(src|node_modules)\//, '$1/')}:${f.lineNumber + 1}` : '';
+    // Positions are in the code V8 ran (tsx's output, often one line per file): the column tells functions apart.
+    const where = f.url ? `${f.url.replace(/^file:\/\/.*?\/(src|node_modules)\//, '$1/')}:${f.lineNumber + 1}:${f.columnNumber + 1}` : '';
     const key = `${f.functionName || '(anonymous)'} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
