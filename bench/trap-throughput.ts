@@ -25,7 +25,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance as perfHooks } from 'node:perf_hooks';
 const { eventLoopUtilization } = perfHooks;
-import snmp from 'net-snmp';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -33,6 +32,7 @@ import { startServer } from '../src/main.js';
 import type { EventIntake } from '../src/intake/event-intake.js';
 import { startTrapReceiver } from '../src/intake/snmp/trap-receiver.js';
 import { envInt } from './lib/entity-seed.js';
+import { trapTemplate } from './lib/trap-template.js';
 import { databaseUrl as urlOf, postgresBinDir, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { freeUdpPort } from '../test/helpers/ports.js';
 
@@ -43,7 +43,6 @@ const POLL_MS = 10;
 /** No progress for this long: what is still in flight is lost. */
 const IDLE_MS = 1_500;
 const RECV_BUFFER = 4 * 1024 * 1024;
-const SEQ_MARK = Buffer.from([0x02, 0x04, 0x7f, 0x00, 0x00, 0x00]);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -92,27 +91,6 @@ function runSender(): void {
 }
 
 // ---- The measurement ------------------------------------------------------------------------
-
-/** One v2c linkDown trap as net-snmp encodes it, and where its sequence number goes. */
-async function trapTemplate(): Promise<{ template: Buffer; seqAt: number }> {
-  const sink = createSocket('udp4');
-  await new Promise<void>((r) => sink.bind(0, '127.0.0.1', r));
-  const got = new Promise<Buffer>((r) => sink.once('message', (m) => r(m)));
-  const session = snmp.createSession('127.0.0.1', 'public', { trapPort: sink.address().port, version: snmp.Version2c });
-  const varbinds = [
-    { oid: '1.3.6.1.2.1.2.2.1.1.2', type: snmp.ObjectType.Integer, value: 2 },
-    { oid: '1.3.6.1.2.1.2.2.1.2.2', type: snmp.ObjectType.OctetString, value: 'GigabitEthernet0/2' },
-    { oid: '1.3.6.1.2.1.2.2.1.8.2', type: snmp.ObjectType.Integer, value: 2 },
-    { oid: '1.3.6.1.4.1.99999.1.0', type: snmp.ObjectType.Integer, value: 0x7f000000 },
-  ];
-  await new Promise<void>((resolve, reject) => session.trap('1.3.6.1.6.3.1.1.5.3', varbinds as never, (err: Error | null) => (err ? reject(err) : resolve())));
-  const template = await got;
-  session.close();
-  sink.close();
-  const seqAt = template.indexOf(SEQ_MARK);
-  if (seqAt < 0) throw new Error('sequence binding not found in the encoded trap');
-  return { template, seqAt };
-}
 
 interface Measured {
   sent: number;

@@ -5,36 +5,14 @@
 // the parent says the server has handled, so the measure is the server's pace, not the kernel's
 // drops; a full window that does not move for IDLE_MS is given up as lost.
 import { createSocket, type Socket } from 'node:dgram';
-import snmp from 'net-snmp';
+export { trapTemplate } from './trap-template.js';
 
 export interface SenderStart { type: 'start'; port: number; count: number; window: number; template: string; seqAt: number; sources: string[] }
 export type ToSender = SenderStart | { type: 'handled'; n: number };
 export type FromSender = { type: 'ready' } | { type: 'done'; sent: number };
 
 const IDLE_MS = 1_500;
-const SEQ_MARK = Buffer.from([0x02, 0x04, 0x7f, 0x00, 0x00, 0x00]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One v2c linkDown trap as net-snmp encodes it, and where its sequence number goes. */
-export async function trapTemplate(): Promise<{ template: Buffer; seqAt: number }> {
-  const sink = createSocket('udp4');
-  await new Promise<void>((r) => sink.bind(0, '127.0.0.1', r));
-  const got = new Promise<Buffer>((r) => sink.once('message', (m) => r(m)));
-  const session = snmp.createSession('127.0.0.1', 'public', { trapPort: sink.address().port, version: snmp.Version2c });
-  const varbinds = [
-    { oid: '1.3.6.1.2.1.2.2.1.1.2', type: snmp.ObjectType.Integer, value: 2 },
-    { oid: '1.3.6.1.2.1.2.2.1.2.2', type: snmp.ObjectType.OctetString, value: 'GigabitEthernet0/2' },
-    { oid: '1.3.6.1.2.1.2.2.1.8.2', type: snmp.ObjectType.Integer, value: 2 },
-    { oid: '1.3.6.1.4.1.99999.1.0', type: snmp.ObjectType.Integer, value: 0x7f000000 },
-  ];
-  await new Promise<void>((resolve, reject) => session.trap('1.3.6.1.6.3.1.1.5.3', varbinds as never, (err: Error | null) => (err ? reject(err) : resolve())));
-  const template = await got;
-  session.close();
-  sink.close();
-  const seqAt = template.indexOf(SEQ_MARK);
-  if (seqAt < 0) throw new Error('sequence binding not found in the encoded trap');
-  return { template, seqAt };
-}
 
 function runSender(): void {
   let handled = 0;
