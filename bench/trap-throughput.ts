@@ -19,7 +19,6 @@
 // bench's own on this machine, a fresh database per round; its stored traps/s beside (a)'s.
 //   npm run bench:traps      TRAPS=100000 WINDOW=4000 ROUNDS=1 (defaults)
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { closeSync, mkdtempSync, openSync, readSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +32,7 @@ import type { EventIntake } from '../src/intake/event-intake.js';
 import { startTrapReceiver } from '../src/intake/snmp/trap-receiver.js';
 import { envInt } from './lib/entity-seed.js';
 import { trapTemplate } from './lib/trap-template.js';
+import type { FromSender, SenderStart } from './lib/trap-sender.js';
 import { databaseUrl as urlOf, postgresBinDir, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { freeUdpPort } from '../test/helpers/ports.js';
 
@@ -45,50 +45,6 @@ const IDLE_MS = 1_500;
 const RECV_BUFFER = 4 * 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// ---- The sender (this file run as a child with the argument "sender") ----------------------
-
-interface StartMessage { type: 'start'; port: number; count: number; window: number; template: string; seqAt: number }
-type ToSender = StartMessage | { type: 'handled'; n: number };
-
-function runSender(): void {
-  let handled = 0;
-  let lostAssumed = 0;
-  process.on('message', (m: ToSender) => {
-    if (m.type === 'handled') handled = m.n;
-    else void send(m);
-  });
-  // The parent starts its clock only now: loading this file through tsx takes a second.
-  process.send!({ type: 'ready', sent: 0 });
-  async function send(m: StartMessage): Promise<void> {
-    const socket = createSocket('udp4');
-    await new Promise<void>((r) => socket.connect(m.port, '127.0.0.1', r));
-    const template = Buffer.from(m.template, 'base64');
-    let sent = 0;
-    let lastProgress = Date.now();
-    let lastHandled = 0;
-    while (sent < m.count) {
-      if (handled !== lastHandled) (lastHandled = handled), (lastProgress = Date.now());
-      const room = Math.min(m.count - sent, handled + lostAssumed + m.window - sent, 256);
-      if (room <= 0) {
-        // A full window that does not move: its traps were dropped; stop waiting for them.
-        if (Date.now() - lastProgress > IDLE_MS) (lostAssumed = sent - handled), (lastProgress = Date.now());
-        await sleep(1);
-        continue;
-      }
-      const batch: Array<Promise<void>> = [];
-      for (let i = 0; i < room; i++) {
-        const datagram = Buffer.from(template);
-        datagram.writeUIntBE(sent + i, m.seqAt + 3, 3);
-        batch.push(new Promise<void>((r) => socket.send(datagram, () => r())));
-      }
-      sent += room;
-      await Promise.all(batch);
-    }
-    socket.close();
-    process.send!({ type: 'done', sent });
-  }
-}
 
 // ---- The measurement ------------------------------------------------------------------------
 
@@ -108,11 +64,13 @@ interface Measured {
 
 /** Drives the sender against a receiver whose handled count `probe` reads. */
 async function drive(port: number, template: Buffer, seqAt: number, probe: () => Promise<number>): Promise<Omit<Measured, 'cpuS'>> {
-  const sender = fork(new URL(import.meta.url).pathname, ['sender'], { stdio: 'inherit' });
+  // The benches' shared sender (bench/lib/trap-sender.ts), from the one loopback address the
+  // benched object carries.
+  const sender = fork(new URL('./lib/trap-sender.ts', import.meta.url).pathname, ['sender'], { stdio: 'inherit' });
   let senderDone = false;
   let sent = 0;
   const ready = new Promise<void>((resolve) =>
-    sender.on('message', (m: { type: string; sent: number }) => {
+    sender.on('message', (m: FromSender) => {
       if (m.type === 'ready') resolve();
       if (m.type === 'done') (senderDone = true), (sent = m.sent);
     }),
@@ -120,7 +78,7 @@ async function drive(port: number, template: Buffer, seqAt: number, probe: () =>
   await ready;
   const base = await probe();
   const t0 = performance.now();
-  sender.send({ type: 'start', port, count: TRAPS, window: WINDOW, template: template.toString('base64'), seqAt } satisfies StartMessage);
+  sender.send({ type: 'start', port, count: TRAPS, window: WINDOW, template: template.toString('base64'), seqAt, sources: ['127.0.0.1'] } satisfies SenderStart);
   let handled = 0;
   let lastAt = t0;
   for (;;) {
@@ -296,12 +254,10 @@ async function runRound(round: number, template: Buffer, seqAt: number, adminUrl
   }
 }
 
-if (process.argv[2] === 'sender') runSender();
-else
-  main().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
