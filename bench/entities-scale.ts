@@ -27,7 +27,7 @@ import {
   AUTH, BIG_CHILDREN, BIG_ID, BULK_RUNS, GOAL_P99_MS, GOAL_RSS_MB, GROUPS, LEAVES, LINKS, OBJECTS, SAMPLES, SEED, WARMUP,
   ipOf, leafId, randomInt, root, seedAndMeasure, seedStorage, timeCatalogLoad, timeCatalogLoadOf, type Seeded,
 } from './lib/entity-seed.js';
-import { databaseUrl, type PostgresCluster, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, type PostgresCluster, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
 import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 
@@ -287,17 +287,6 @@ async function runSqlite() {
   return measureServer('sqlite', dataDir, {}, seeded, empty, load);
 }
 
-/** A database of its own on the bench's cluster. */
-async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  return databaseUrl(adminUrl, name);
-}
 
 async function runPostgres() {
   console.log('\n== PostgreSQL');

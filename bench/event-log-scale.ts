@@ -37,7 +37,7 @@ import type { EventLogStore, NewEventRecord } from '../src/storage/event-log-typ
 import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
 import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 import { createSqliteEventLogStore, EVENT_LOG_FILE } from '../src/storage/sqlite/event-log-store.js';
-import { databaseUrl, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { freeUdpPort } from '../test/helpers/ports.js';
 import { runBench, startServer, stopServer, type Server } from './lib/child-server.js';
 import { AUTH, envInt, root } from './lib/entity-seed.js';
@@ -162,11 +162,7 @@ function sqliteBackend(): Backend {
 
 async function postgresBackend(cluster: PostgresCluster): Promise<Backend> {
   const name = `evscale_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = databaseUrl(cluster.adminUrl, name);
+  const url = await createDatabase(cluster.adminUrl, name);
   const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-evscale-pg-'));
   dirs.push(dir);
   return {

@@ -15,8 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { databaseUrl, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { memoryOf, runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
 
@@ -219,11 +218,7 @@ async function main(): Promise<void> {
       for (const backend of (r % 2 === 0 ? ['sqlite', 'postgres'] : ['postgres', 'sqlite']) as Backend[]) {
         let env: Record<string, string> = {};
         if (backend === 'postgres') {
-          const admin = new pg.Client({ connectionString: cluster.adminUrl });
-          await admin.connect();
-          await admin.query(`CREATE DATABASE bench_${r}`);
-          await admin.end();
-          env = { DATABASE_URL: databaseUrl(cluster.adminUrl, `bench_${r}`) };
+          env = { DATABASE_URL: await createDatabase(cluster.adminUrl, `bench_${r}`) };
         }
         rounds.push(await measure(backend, env));
       }

@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import postgres from 'postgres';
-import { databaseUrl, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { envInt } from './lib/entity-seed.js';
 
 const APPENDS = envInt('APPENDS', 4000);
@@ -106,11 +106,7 @@ async function bulk(d: Driver): Promise<number> {
 async function main(): Promise<void> {
   const cluster = await startPostgresCluster({ durable: true });
   try {
-    const admin = new pg.Client({ connectionString: cluster.adminUrl });
-    await admin.connect();
-    await admin.query('CREATE DATABASE drivers');
-    await admin.end();
-    const url = databaseUrl(cluster.adminUrl, 'drivers');
+    const url = await createDatabase(cluster.adminUrl, 'drivers');
     const setup = new pg.Client({ connectionString: url });
     await setup.connect();
     await setup.query(`

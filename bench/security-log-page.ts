@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createSecurityLogService } from '../src/modules/security-log/service.js';
-import pg from 'pg';
-import { databaseUrl, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
 import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open-sqlite.js';
@@ -72,11 +71,7 @@ try {
 }
 const cluster = await startPostgresCluster({ durable: true });
 try {
-  const admin = new pg.Client({ connectionString: cluster.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE seclog');
-  await admin.end();
-  const postgres = await openPostgresStorage({ url: databaseUrl(cluster.adminUrl, 'seclog'), ...DEFAULT_PG_SETTINGS });
+  const postgres = await openPostgresStorage({ url: await createDatabase(cluster.adminUrl, 'seclog'), ...DEFAULT_PG_SETTINGS });
   try {
     await measure('postgres', postgres);
   } finally {

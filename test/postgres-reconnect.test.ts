@@ -4,8 +4,7 @@
 // and started here), so it means the same in either pass of the test run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { databaseUrl, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
+import { createDatabase, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { adminClient } from './helpers/entities.js';
 import { dataClient, until } from './helpers/data.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/server.js';
@@ -25,12 +24,8 @@ function assertServerError(res: Reply, what: string): void {
 describe('PostgreSQL restarting under a running server', () => {
   before(async () => {
     cluster = await startPostgresCluster();
-    const admin = new pg.Client({ connectionString: cluster.adminUrl });
-    await admin.connect();
-    await admin.query('CREATE DATABASE vigil');
-    await admin.end();
     // Short limits, so a query waiting for a connection during the outage answers soon.
-    server = await startTestServer({ databaseUrl: databaseUrl(cluster.adminUrl, 'vigil'), database: { poolSize: 4, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 } });
+    server = await startTestServer({ databaseUrl: await createDatabase(cluster.adminUrl, 'vigil'), database: { poolSize: 4, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 } });
   });
   after(async () => {
     await server?.destroy();

@@ -127,10 +127,9 @@ export function databaseUrl(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-/** Creates an empty database of its own on the test cluster; `drop` removes it. */
-export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const adminUrl = await testPostgresAdminUrl();
-  const name = 'vigil_' + randomBytes(6).toString('hex');
+/** Creates database `name` (a plain identifier) on the server `adminUrl` names; answers its URL. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -138,6 +137,14 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
   } finally {
     await admin.end();
   }
+  return databaseUrl(adminUrl, name);
+}
+
+/** Creates an empty database of its own on the test cluster; `drop` removes it. */
+export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const adminUrl = await testPostgresAdminUrl();
+  const name = 'vigil_' + randomBytes(6).toString('hex');
+  await createDatabase(adminUrl, name);
   return {
     url: databaseUrl(adminUrl, name),
     name,
