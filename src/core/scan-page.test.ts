@@ -15,7 +15,17 @@ describe('scanPage', () => {
     const reads: number[] = [];
     const page = await scanPage({ fetch: fetchFrom(numbers, reads), keep: (n) => (n % 3 === 0 ? `#${n}` : undefined), skip: 4, limit: 5, batchSize: 10, maxScan: 1000 });
     assert.deepEqual(page, ['#12', '#15', '#18', '#21', '#24']);
-    assert.deepEqual(reads, [10, 10, 10]);
+    // The first read is what the page needs if all matched (skip + limit), then doubling up to the batch size.
+    assert.deepEqual(reads, [9, 10, 10]);
+  });
+
+  it('reads exactly the page when every record matches, and doubles its reads while few do', async () => {
+    const exact: number[] = [];
+    assert.deepEqual(await scanPage({ fetch: fetchFrom(numbers, exact), keep: (n) => n, skip: 0, limit: 5, batchSize: 500, maxScan: 1000 }), [0, 1, 2, 3, 4]);
+    assert.deepEqual(exact, [5]);
+    const sparse: number[] = [];
+    assert.deepEqual(await scanPage({ fetch: fetchFrom(numbers, sparse), keep: (n) => (n === 60 ? n : undefined), skip: 0, limit: 2, batchSize: 16, maxScan: 1000 }), [60]);
+    assert.deepEqual(sparse, [2, 4, 8, 16, 16, 16, 16, 16, 6]);
   });
 
   it('stops at the end of the list and after maxScan records', async () => {

@@ -36,8 +36,12 @@ export async function scanPage<R, V>({ fetch, keep, skip, limit, batchSize, maxS
     sliceStart = performance.now();
     if (sliceStart > deadline) throw timeBudgetError();
   };
-  for (let scanned = 0; scanned < maxScan; ) {
-    const batch = await fetch(after, batchSize);
+  // The first batch is what the page needs if every record matches (a filter the store already
+  // narrowed exactly, such as one entity's records: reading 500 to show 100 cost more than the
+  // query); each one after is twice the last, up to batchSize.
+  let size = Math.max(1, Math.min(batchSize, skip + limit));
+  for (let scanned = 0; scanned < maxScan; size = Math.min(batchSize, size * 2)) {
+    const batch = await fetch(after, size);
     for (const rec of batch) {
       if (performance.now() - sliceStart >= SLICE_MS) await pause();
       const v = keep(rec);
@@ -45,7 +49,7 @@ export async function scanPage<R, V>({ fetch, keep, skip, limit, batchSize, maxS
       if (toSkip > 0) toSkip--;
       else if (out.push(v) >= limit) return out;
     }
-    if (batch.length < batchSize) break;
+    if (batch.length < size) break;
     scanned += batch.length;
     after = batch[batch.length - 1];
     await pause();
