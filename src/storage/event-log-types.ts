@@ -24,6 +24,11 @@ export interface EventLogQuery {
   to?: number;
   type?: EventTypeCode;
   conditions?: FieldCondition[];
+  /**
+   * Only records of these entities (ids as the catalog gives them: decimal integers). Read
+   * through the entity index, so one entity's page costs the same in a log of any size.
+   */
+  entityIds?: readonly string[];
   sort: EventSortKey;
   descending: boolean;
   limit: number;

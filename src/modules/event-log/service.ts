@@ -9,6 +9,7 @@ import type { IncomingEvent } from '../../core/pipeline/incoming-event.js';
 import type { EventLogStore, EventSortKey, EventTypeCode, NewEventRecord, StoredEventRecord } from '../../storage/event-log-types.js';
 import { type EntityActor, canSee } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
+import { storeNarrowing } from './store-narrowing.js';
 
 export const EVENT_TYPES = { 'snmp-trap': 1, 'mqtt-message': 2 } as const;
 const TYPE_NAMES: Record<EventTypeCode, string> = { 1: 'snmp-trap', 2: 'mqtt-message' };
@@ -53,7 +54,8 @@ const SHED_LOG_INTERVAL_MS = 10_000;
 // These fields are shown differently from how they are stored, or (payload) would make SQLite
 // parse every row's JSON in one synchronous call: the filter decides them in JS, in batches
 // with other requests served between them.
-const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'entity', 'payload']);
+// Conditions on `entity` go to the store as entity ids where they can (store-narrowing.ts).
+const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'payload']);
 
 interface Pending {
   record: NewEventRecord;
@@ -135,14 +137,18 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     return writing;
   }
 
-  /** Resolves once everything queued so far is written (not what comes meanwhile: a steady
-   * stream of traps must not keep a reader waiting). */
-  async function flush(): Promise<void> {
+  /**
+   * Resolves once everything queued so far is written, or after `maxWaitMs` when given, whichever
+   * comes first (never waits for what comes meanwhile: a steady stream of traps must not keep a
+   * reader waiting).
+   */
+  async function flush(maxWaitMs?: number): Promise<void> {
     const target = queuedSeq;
     if (doneSeq >= target) return;
     await new Promise<void>((resolve) => {
       flushWaiters.push({ target, resolve });
       void drain();
+      if (maxWaitMs !== undefined) setTimeout(resolve, maxWaitMs).unref();
     });
   }
 
@@ -202,8 +208,12 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
      */
     async query(actor: EntityActor, input: EventLogQueryInput): Promise<EventRecordView[]> {
       const filter = compileFilterParam<EventRecordView>(input.filter, NOT_PUSHED);
-      const base = { from: input.from, to: input.to, type: input.type, conditions: filter?.conditions, sort: input.sortField, descending: input.descending };
-      if (input.limit === 0) return [];
+      const narrow = filter && storeNarrowing(filter.conditions);
+      if (input.limit === 0 || narrow?.entityIds?.length === 0) return [];
+      const base = {
+        from: input.from, to: input.to, type: input.type, conditions: narrow?.conditions, entityIds: narrow?.entityIds,
+        sort: input.sortField, descending: input.descending,
+      };
       let out: EventRecordView[] = [];
       if (!filter && actor.visibility.all) {
         out = (await store.find({ ...base, limit: input.limit, skip: input.skip })).map(view);

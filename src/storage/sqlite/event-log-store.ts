@@ -26,6 +26,38 @@ function startWriter(file: string): Worker {
   return new Worker(boot, { eval: true, workerData: { file } });
 }
 
+/** Each pointer's record by its rowid (NOT INDEXED: else SQLite walks the whole entity index). */
+export const LATEST_PER_ENTITY = 'SELECT e.* FROM event_latest l JOIN event_log e NOT INDEXED ON e.id = l.event_id AND e.entity_id = l.entity_id';
+
+/** The SELECT of one page (exported so that a test can check SQLite's plan for each shape). */
+export function findStatement(q: EventLogQuery): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  // Sorted by receiver, a type filter must not take the (type, ts) index: SQLite would then
+  // sort every record of that type for one page. `+type` leaves it to the receiver index.
+  // Of one entity's records, its index reads exactly the page: the type must not take it instead.
+  const byEntity = q.entityIds !== undefined;
+  if (q.type !== undefined) where.push(q.sort === 'agentId' || byEntity ? '+type = ?' : 'type = ?'), params.push(q.type);
+  if (byEntity) {
+    // `entity_id IS NOT NULL` spelled out: the index is partial, and this is its WHERE.
+    where.push(`entity_id IS NOT NULL AND entity_id IN (${q.entityIds!.map(() => '?').join(', ')})`);
+    params.push(...q.entityIds!.map(Number));
+  }
+  if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
+  if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
+  if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
+  const cols = EVENT_SORT_COLUMNS[q.sort];
+  const dir = q.descending ? 'DESC' : 'ASC';
+  if (q.after) {
+    where.push(`(${cols.join(', ')}) ${q.descending ? '<' : '>'} (${cols.map(() => '?').join(', ')})`);
+    params.push(...eventSortValues(q.after, q.sort));
+  }
+  const sql = `SELECT * FROM event_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
+    ORDER BY ${cols.map((c) => `${c} ${dir}`).join(', ')} LIMIT ? OFFSET ?`;
+  params.push(q.limit, q.after ? 0 : (q.skip ?? 0));
+  return { sql, params };
+}
+
 export function createSqliteEventLogStore(dataDir: string): EventLogStore & { close(): Promise<void> } {
   const file = join(dataDir, EVENT_LOG_FILE);
   // The schema is made here, before the writer starts and before any read is prepared.
@@ -71,7 +103,7 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
     });
   };
 
-  const latest = db.prepare('SELECT e.* FROM event_latest l JOIN event_log e ON e.id = l.event_id AND e.entity_id = l.entity_id');
+  const latest = db.prepare(LATEST_PER_ENTITY);
   const count = db.prepare('SELECT n FROM event_log_count').pluck();
   const prepare = statementCache(db);
   let closing: Promise<void> | undefined;
@@ -85,23 +117,8 @@ export function createSqliteEventLogStore(dataDir: string): EventLogStore & { cl
     },
 
     async find(q: EventLogQuery) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      // Sorted by receiver, a type filter must not take the (type, ts) index: SQLite would then
-      // sort every record of that type for one page. `+type` leaves it to the receiver index.
-      if (q.type !== undefined) where.push(q.sort === 'agentId' ? '+type = ?' : 'type = ?'), params.push(q.type);
-      if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
-      if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
-      if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
-      const cols = EVENT_SORT_COLUMNS[q.sort];
-      const dir = q.descending ? 'DESC' : 'ASC';
-      if (q.after) {
-        where.push(`(${cols.join(', ')}) ${q.descending ? '<' : '>'} (${cols.map(() => '?').join(', ')})`);
-        params.push(...eventSortValues(q.after, q.sort));
-      }
-      const sql = `SELECT * FROM event_log ${where.length ? 'WHERE ' + where.join(' AND ') : ''}
-        ORDER BY ${cols.map((c) => `${c} ${dir}`).join(', ')} LIMIT ? OFFSET ?`;
-      params.push(q.limit, q.after ? 0 : (q.skip ?? 0));
+      if (q.entityIds?.length === 0) return [];
+      const { sql, params } = findStatement(q);
       return (prepare(sql).all(...params) as EventLogRow[]).map(toEventRecord);
     },
 
