@@ -16,6 +16,14 @@ export interface StoredEventRecord extends NewEventRecord {
   id: string;
 }
 
+/**
+ * The record paths a store narrows on: each is a column or an indexed expression in both
+ * dialects, so a condition on it reads an index range instead of every record. `payload.trapOid`
+ * is a string in every trap record and absent from every MQTT record (their payloads are
+ * {topic, message, ...}): never an array, so a plain comparison is exact.
+ */
+export const STORE_CONDITION_PATHS: ReadonlySet<string> = new Set(['agentId', 'payload.trapOid']);
+
 /** Sort keys the store can page by: each ends in the id, so the order is total and stable. */
 export type EventSortKey = 'timestamp' | 'id' | 'type' | 'agentId';
 
@@ -23,6 +31,10 @@ export interface EventLogQuery {
   from?: number;
   to?: number;
   type?: EventTypeCode;
+  /**
+   * Narrowing conditions. Any path works, but only those in STORE_CONDITION_PATHS have a column
+   * or index: a condition on another path reads every record's JSON in range, in one statement.
+   */
   conditions?: FieldCondition[];
   /**
    * Only records of these entities (ids as the catalog gives them: decimal integers). Read

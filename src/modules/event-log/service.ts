@@ -51,11 +51,6 @@ const SCAN_BATCH = 500;
 export const MAX_FILTER_SCAN = 1_000_000;
 const TRIM_SLICE = 10_000;
 const SHED_LOG_INTERVAL_MS = 10_000;
-// These fields are shown differently from how they are stored, or (payload) would make SQLite
-// parse every row's JSON in one synchronous call: the filter decides them in JS, in batches
-// with other requests served between them.
-// Conditions on `entity` go to the store as entity ids where they can (store-narrowing.ts).
-const NOT_PUSHED = new Set(['_id', 'timestamp', 'type', 'payload']);
 
 interface Pending {
   record: NewEventRecord;
@@ -207,7 +202,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
      * page is full or MAX_FILTER_SCAN records were read.
      */
     async query(actor: EntityActor, input: EventLogQueryInput): Promise<EventRecordView[]> {
-      const filter = compileFilterParam<EventRecordView>(input.filter, NOT_PUSHED);
+      const filter = compileFilterParam<EventRecordView>(input.filter);
       const narrow = filter && storeNarrowing(filter.conditions);
       if (input.limit === 0 || narrow?.entityIds?.length === 0) return [];
       const base = {

@@ -3,12 +3,18 @@ import { describe, it } from 'node:test';
 import { necessaryConditions } from '../../core/filter-conditions.js';
 import { storeNarrowing } from './store-narrowing.js';
 
-const narrow = (filter: Record<string, unknown>) => storeNarrowing(necessaryConditions(filter, new Set(['payload'])));
+const narrow = (filter: Record<string, unknown>) => storeNarrowing(necessaryConditions(filter));
 
 describe('storeNarrowing', () => {
   it('turns entity.entityId equality and $in into entity ids, and leaves other fields as conditions', () => {
     assert.deepEqual(narrow({ 'entity.entityId': '17', agentId: 'a' }), { entityIds: ['17'], conditions: [{ path: ['agentId'], op: 'eq', value: 'a' }] });
     assert.deepEqual(narrow({ 'entity.entityId': { $in: ['3', '4', '3'] } }).entityIds, ['3', '4']);
+  });
+
+  it('passes conditions on the indexed paths (agentId, payload.trapOid) and no other payload path', () => {
+    const n = narrow({ 'payload.trapOid': { $in: ['1.3.6.1.6.3.1.1.5.3', '1.3.6.1.6.3.1.1.5.4'] }, 'payload.senderAddress': '10.0.0.1', 'payload.bindings.value': 2, _id: '5', timestamp: { $gt: 1 } });
+    assert.deepEqual(n.conditions, [{ path: ['payload', 'trapOid'], op: 'in', value: ['1.3.6.1.6.3.1.1.5.3', '1.3.6.1.6.3.1.1.5.4'] }]);
+    assert.equal(n.entityIds, undefined);
   });
 
   it('intersects several id conditions, and an empty intersection means no record', () => {

@@ -1,8 +1,13 @@
 // What of a user's event-log filter the store can narrow on before the full filter runs: the
-// conditions on `agentId` and `payload.*` as JSON conditions, and those on `entity.entityId`
-// as a set of entity ids read through the store's entity index. Everything here is a
-// necessary condition only; the caller still tests each record against the whole filter.
+// conditions on the paths the store keeps in columns or indexes (STORE_CONDITION_PATHS:
+// agentId, payload.trapOid), and those on `entity.entityId` as a set of entity ids read through
+// the store's entity index. Other fields are shown differently from how they are stored (_id,
+// timestamp, type, the entity's current name) or would make the store read every record's JSON
+// in one statement (other payload paths): the full filter decides them, in batches with other
+// requests served between. Everything here is a necessary condition only; the caller still
+// tests each record against the whole filter.
 import type { FieldCondition, Scalar } from '../../core/filter-conditions.js';
+import { STORE_CONDITION_PATHS } from '../../storage/event-log-types.js';
 
 export interface StoreNarrowing {
   conditions: FieldCondition[];
@@ -28,7 +33,7 @@ export function storeNarrowing(conditions: FieldCondition[]): StoreNarrowing {
   const out: StoreNarrowing = { conditions: [] };
   for (const c of conditions) {
     if (c.path[0] !== 'entity') {
-      out.conditions.push(c);
+      if (STORE_CONDITION_PATHS.has(c.path.join('.'))) out.conditions.push(c);
       continue;
     }
     // entity.entityName shows the entity's current name (not the stored one) and entity.entityType

@@ -153,6 +153,27 @@ forEachBackend('event log store', (storage, backend) => {
     has(await agents([{ path: ['payload', 'level'], op: 'lte', value: 1 }]), ['c'], ['a', 'b']);
   }));
 
+  it('payload.trapOid (indexed): exactly the traps of those OIDs, in time order both ways, paged; MQTT records never', () => withFreshStorage(backend, async (s) => {
+    const oids = ['1.3.6.1.6.3.1.1.5.3', '1.3.6.1.6.3.1.1.5.4', '1.3.6.1.4.1.9.0.1'];
+    await s.eventLog.append(Array.from({ length: 40 }, (_, i) => i % 4 === 3
+      ? rec(200 - i, { type: 2, payload: { topic: 'objects/1/stat', message: { trapOid: oids[0] } } })
+      : rec(200 - (i % 9), { payload: { trapOid: oids[i % 3], text: `t${i}` } })));
+    const every = await all(s, { sort: 'timestamp' });
+    const trapOid = (r: StoredEventRecord) => (r.payload as { trapOid?: string }).trapOid;
+    for (const [op, value] of [['eq', oids[0]], ['in', [oids[1], oids[2]]], ['eq', '1.3.6.1.6.3.1.1.5.9']] as const) {
+      const want = every.filter((r) => (op === 'eq' ? trapOid(r) === value : (value as readonly string[]).includes(trapOid(r)!)));
+      const conditions = [{ path: ['payload', 'trapOid'], op, value: value as string | string[] }];
+      for (const descending of [false, true]) {
+        const whole = ids(descending ? [...want].reverse() : want);
+        assert.deepEqual(ids(await all(s, { sort: 'timestamp', descending, conditions })), whole, `${op} ${String(value)} ${descending}`);
+        const walked: string[] = [];
+        let after: StoredEventRecord | undefined;
+        for (let page; (page = await s.eventLog.find({ sort: 'timestamp', descending, limit: 4, after, conditions })).length > 0; after = page.at(-1)) walked.push(...ids(page));
+        assert.deepEqual(walked, whole, `${op} ${String(value)} ${descending}: keyset paging`);
+      }
+    }
+  }));
+
   it('the latest record of each entity, the newest written (not the newest timestamp), across batches; none for records without an entity', () => withFreshStorage(backend, async (s) => {
     await s.eventLog.append([onEntity('10', 100), onEntity('11', 100), rec(100)]);
     await s.eventLog.append([onEntity('10', 50, { payload: { late: true } }), rec(200)]);

@@ -12,7 +12,10 @@ import { createPartitions } from './partitions.js';
 import type { PgDb } from './pg-db.js';
 import { type EventLogRow, toEventRecord, EVENT_SORT_COLUMNS, eventSortValues } from '../rows/event-log-row.js';
 
-const LAYOUT: JsonbColumnLayout = { column: 'record', columns: { agentId: 'agent_id' }, arraysPossible: true, exactColumn: 'record_exact' };
+// payload.trapOid as the expression of its index (migration 0008), written exactly so.
+const LAYOUT: JsonbColumnLayout = {
+  column: 'record', columns: { agentId: 'agent_id', 'payload.trapOid': "(record #>> '{payload,trapOid}')" }, arraysPossible: true, exactColumn: 'record_exact',
+};
 
 const DAY = 86_400_000;
 /**

@@ -16,7 +16,7 @@ const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export interface JsonbColumnLayout {
   /** The jsonb column. */
   column: string;
-  /** Record paths ('message.login') stored in their own text columns. */
+  /** Record paths ('message.login') stored in their own text columns, or an indexed SQL expression giving their text. */
   columns?: Record<string, string>;
   /** False when the record's shape is fixed and holds no arrays. */
   arraysPossible: boolean;

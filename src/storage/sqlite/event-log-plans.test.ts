@@ -47,6 +47,14 @@ describe('event log statements on SQLite', () => {
     }
   });
 
+  it('the traps of one OID (or a few), newest first, are a range of the trap OID index', () => {
+    const oid = (op: 'eq' | 'in', value: string | string[]) => ({ conditions: [{ path: ['payload', 'trapOid'], op, value }] });
+    for (const q of [oid('eq', '1.3.6.1.6.3.1.1.5.3'), { ...oid('eq', '1.3.6.1.6.3.1.1.5.3'), after: at, type: 1 as const }, oid('in', ['1.3', '1.4'])]) {
+      assert.match(page(q), /SEARCH event_log USING INDEX event_log_trap_oid \(<expr>=\?/, JSON.stringify(q));
+    }
+    assert.doesNotMatch(page(oid('eq', '1.3')), /TEMP B-TREE/, 'one OID: in the index order');
+  });
+
   it('the newest page and time ranges read the time index; a type filter its (type, ts) index', () => {
     assert.match(page({}), /SCAN event_log USING INDEX event_log_ts/);
     assert.match(page({ from: 1, to: 2 }), /SEARCH event_log USING INDEX event_log_ts \(ts>\? AND ts<\?\)/);

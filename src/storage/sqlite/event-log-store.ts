@@ -16,7 +16,10 @@ import { type EventLogRow, toEventRecord, EVENT_SORT_COLUMNS, eventSortValues } 
 export const EVENT_LOG_FILE = 'events.db';
 const MIGRATIONS_DIR = new URL('./event-log-migrations/', import.meta.url);
 
-const LAYOUT: JsonColumnLayout = { column: 'record', columns: { agentId: 'agent_id' }, arraysPossible: true };
+// payload.trapOid as the expression of its index (event-log migration 0004), written exactly so.
+const LAYOUT: JsonColumnLayout = {
+  column: 'record', columns: { agentId: 'agent_id', 'payload.trapOid': "json_extract(record, '$.payload.trapOid')" }, arraysPossible: true,
+};
 
 /** The writer thread, loaded through tsx when the sources run untranspiled (npm start, tests). */
 function startWriter(file: string): Worker {

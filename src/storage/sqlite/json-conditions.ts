@@ -12,7 +12,7 @@ const bindable = (v: Scalar) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 export interface JsonColumnLayout {
   /** The JSON text column. */
   column: string;
-  /** Record paths ('message.login') stored in their own (text) columns. */
+  /** Record paths ('message.login') stored in their own (text) columns, or an indexed SQL expression giving their text. */
   columns?: Record<string, string>;
   /** False when the record's shape is fixed and holds no arrays. */
   arraysPossible: boolean;
