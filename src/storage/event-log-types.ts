@@ -16,13 +16,16 @@ export interface StoredEventRecord extends NewEventRecord {
   id: string;
 }
 
+export const TRAP_OID_PATH = 'payload.trapOid';
+
 /**
  * The record paths a store narrows on: each is a column or an indexed expression in both
  * dialects, so a condition on it reads an index range instead of every record. `payload.trapOid`
  * is a string in every trap record and absent from every MQTT record (their payloads are
- * {topic, message, ...}): never an array, so a plain comparison is exact.
+ * {topic, message, ...}): never an array, so a plain comparison is exact, and a condition on it
+ * holds only for traps (stores add `type = 1`, which their partial trap OID index needs).
  */
-export const STORE_CONDITION_PATHS: ReadonlySet<string> = new Set(['agentId', 'payload.trapOid']);
+export const STORE_CONDITION_PATHS: ReadonlySet<string> = new Set(['agentId', TRAP_OID_PATH]);
 
 /** Sort keys the store can page by: each ends in the id, so the order is total and stable. */
 export type EventSortKey = 'timestamp' | 'id' | 'type' | 'agentId';

@@ -23,10 +23,12 @@ export function eventLogRoutes(api: Api, deps: { eventLog: EventLogService; acce
     },
   }, async (req) => {
     const q = req.query;
-    // Records still queued were received before this request: they belong in its answer when
-    // the writer is idle (it writes a record that follows a quiet spell at once). Under intake,
-    // waiting for its backlog made a client polling the newest page every 50 ms wait 50-200 ms
-    // on each poll (issue 23); it gets what is stored then, and the rest on its next poll.
+    // Records still queued were received before this request, and usually make it into its
+    // answer: after a quiet spell the writer writes a record at once (a few ms on SQLite, a round
+    // trip on PostgreSQL). Best effort, not a promise: under intake the writer gathers records
+    // for up to 25 ms between commits, and waiting for its backlog made a client polling the
+    // newest page every 50 ms wait 50-200 ms on each poll (issue 23); such a client gets what is
+    // stored, and the rest on its next poll. (A QoS 1 MQTT message is stored before its PUBACK.)
     await deps.eventLog.flush(READ_FLUSH_WAIT_MS);
     return deps.eventLog.query(deps.access.actorOf(principalOf(req)), {
       from: q.from,

@@ -230,6 +230,30 @@ describe('event log retention and overload', () => {
     assert.equal(log.counters().written, 2);
   });
 
+  it('flush with a time limit: resolves at the limit while a write hangs, at once when it is written; a plain flush waits', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const slow = { ...storage.eventLog, append: async (records: Parameters<Storage['eventLog']['append']>[0]) => (await held, storage.eventLog.append(records)) };
+    const log = createEventLogService({ store: slow, catalog, clock, logger, settings });
+    const stored = log.append(trap(now + 1));
+    let t = performance.now();
+    await log.flush(30);
+    const waited = performance.now() - t;
+    assert.ok(waited >= 25 && waited < 500, `waited ${waited.toFixed(0)} ms for a hanging write`);
+    let plainDone = false;
+    const plain = log.flush().then(() => (plainDone = true));
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(plainDone, false, 'a flush without a limit waits for the write');
+    release();
+    assert.equal(await stored, true);
+    await plain;
+    t = performance.now();
+    const bounded = log.append(trap(now + 2));
+    await log.flush(10_000);
+    assert.ok(performance.now() - t < 1000, 'the limit does not hold a flush whose records are written');
+    assert.equal(await bounded, true);
+  });
+
   it('sheds records beyond the queue limit, counting them', async () => {
     const log = newService({ queueLimit: 1000 });
     const acks = await Promise.all(Array.from({ length: 1500 }, (_, i) => log.append(trap(now + i))));

@@ -141,9 +141,18 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     const target = queuedSeq;
     if (doneSeq >= target) return;
     await new Promise<void>((resolve) => {
-      flushWaiters.push({ target, resolve });
+      if (maxWaitMs === undefined) {
+        flushWaiters.push({ target, resolve });
+      } else {
+        // Whichever comes first: the write (which stops the timer) or the time (which withdraws the waiter).
+        const waiter = { target, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          flushWaiters = flushWaiters.filter((w) => w !== waiter);
+          resolve();
+        }, maxWaitMs);
+        flushWaiters.push(waiter);
+      }
       void drain();
-      if (maxWaitMs !== undefined) setTimeout(resolve, maxWaitMs).unref();
     });
   }
 
@@ -203,7 +212,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
      */
     async query(actor: EntityActor, input: EventLogQueryInput): Promise<EventRecordView[]> {
       const filter = compileFilterParam<EventRecordView>(input.filter);
-      const narrow = filter && storeNarrowing(filter.conditions);
+      const narrow = filter && storeNarrowing(filter.conditions, input.sortField);
       if (input.limit === 0 || narrow?.entityIds?.length === 0) return [];
       const base = {
         from: input.from, to: input.to, type: input.type, conditions: narrow?.conditions, entityIds: narrow?.entityIds,

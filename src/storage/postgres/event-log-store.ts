@@ -4,7 +4,7 @@
 // statement per batch, which inserts the records, moves the latest-record pointers and adds to
 // the count, atomically. Deletes are in event-log-retention.ts.
 import { serialQueue } from '../../core/serial-queue.js';
-import type { EventLogQuery, EventLogStore, NewEventRecord } from '../event-log-types.js';
+import { TRAP_OID_PATH, type EventLogQuery, type EventLogStore, type NewEventRecord } from '../event-log-types.js';
 import { createEventLogRetention, EVENT_COUNT_STRIPES } from './event-log-retention.js';
 import { jsonbConditionClauses, type JsonbColumnLayout } from './json-conditions.js';
 import { jsonbOf, nulSafe } from './nul-safe.js';
@@ -88,6 +88,8 @@ export function createPgEventLogStore(db: PgDb): EventLogStore {
       if (q.from !== undefined) where.push(`ts >= ${bind(q.from)}`);
       if (q.to !== undefined) where.push(`ts <= ${bind(q.to)}`);
       if (q.conditions) jsonbConditionClauses(LAYOUT, q.conditions, where, params);
+      // Only traps carry a trap OID; a literal, so the planner can prove the partial index applies.
+      if (q.conditions?.some((c) => c.path.join('.') === TRAP_OID_PATH)) where.push('type = 1');
       const cols = EVENT_SORT_COLUMNS[q.sort];
       const dir = q.descending ? 'DESC' : 'ASC';
       if (q.after) {

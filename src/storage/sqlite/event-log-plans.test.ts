@@ -47,12 +47,27 @@ describe('event log statements on SQLite', () => {
     }
   });
 
-  it('the traps of one OID (or a few), newest first, are a range of the trap OID index', () => {
-    const oid = (op: 'eq' | 'in', value: string | string[]) => ({ conditions: [{ path: ['payload', 'trapOid'], op, value }] });
-    for (const q of [oid('eq', '1.3.6.1.6.3.1.1.5.3'), { ...oid('eq', '1.3.6.1.6.3.1.1.5.3'), after: at, type: 1 as const }, oid('in', ['1.3', '1.4'])]) {
-      assert.match(page(q), /SEARCH event_log USING INDEX event_log_trap_oid \(<expr>=\?/, JSON.stringify(q));
+  // The shapes the service narrows on (modules/event-log/store-narrowing.ts): each an index range
+  // in the page's order, never a sort of every matching record.
+  it('the traps of one OID, newest first, are a range of the partial trap OID index in its order', () => {
+    const oid = { conditions: [{ path: ['payload', 'trapOid'], op: 'eq' as const, value: '1.3.6.1.6.3.1.1.5.3' }] };
+    for (const q of [oid, { ...oid, after: at }, { ...oid, type: 1 as const }, { ...oid, from: 10, to: 500 }]) {
+      const p = page(q);
+      assert.match(p, /SEARCH event_log USING INDEX event_log_trap_oid \(<expr>=\?/, JSON.stringify(q));
+      assert.doesNotMatch(p, /TEMP B-TREE/, `${JSON.stringify(q)}: ${p}`);
     }
-    assert.doesNotMatch(page(oid('eq', '1.3')), /TEMP B-TREE/, 'one OID: in the index order');
+  });
+
+  it('one receiver by time, and receivers (a value, several, a range) by receiver, read the receiver index in order', () => {
+    const agent = (op: 'eq' | 'in' | 'gte', value: string | string[]) => ({ conditions: [{ path: ['agentId'], op, value }] });
+    for (const q of [{ ...agent('eq', 'a') }, { ...agent('eq', 'a'), after: at }]) {
+      assert.match(page(q), /SEARCH event_log USING INDEX event_log_agent_ts \(agent_id=\?/, JSON.stringify(q));
+      assert.doesNotMatch(page(q), /TEMP B-TREE/, JSON.stringify(q));
+    }
+    for (const q of [agent('eq', 'a'), agent('in', ['a', 'b']), agent('gte', 'a')]) {
+      assert.match(page({ ...q, sort: 'agentId' }), /event_log_agent_ts/, JSON.stringify(q));
+      assert.doesNotMatch(page({ ...q, sort: 'agentId' }), /TEMP B-TREE/, JSON.stringify(q));
+    }
   });
 
   it('the newest page and time ranges read the time index; a type filter its (type, ts) index', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ensurePrivateFile } from '../data-dir.js';
-import type { EventLogQuery, EventLogStore, NewEventRecord } from '../event-log-types.js';
+import { TRAP_OID_PATH, type EventLogQuery, type EventLogStore, type NewEventRecord } from '../event-log-types.js';
 import type { WriterReply, WriterRequest } from './event-log-writer.js';
 import { jsonConditionClauses, type JsonColumnLayout } from './json-conditions.js';
 import { migrate, readMigrations } from './migrator.js';
@@ -38,9 +38,11 @@ export function findStatement(q: EventLogQuery): { sql: string; params: unknown[
   const params: unknown[] = [];
   // Sorted by receiver, a type filter must not take the (type, ts) index: SQLite would then
   // sort every record of that type for one page. `+type` leaves it to the receiver index.
-  // Of one entity's records, its index reads exactly the page: the type must not take it instead.
+  // Of one entity's records, or of one trap OID, their index reads exactly the page: the type
+  // must not take it instead.
   const byEntity = q.entityIds !== undefined;
-  if (q.type !== undefined) where.push(q.sort === 'agentId' || byEntity ? '+type = ?' : 'type = ?'), params.push(q.type);
+  const byTrapOid = q.conditions?.some((c) => c.path.join('.') === TRAP_OID_PATH) ?? false;
+  if (q.type !== undefined) where.push(q.sort === 'agentId' || byEntity || byTrapOid ? '+type = ?' : 'type = ?'), params.push(q.type);
   if (byEntity) {
     // `entity_id IS NOT NULL` spelled out: the index is partial, and this is its WHERE.
     where.push(`entity_id IS NOT NULL AND entity_id IN (${q.entityIds!.map(() => '?').join(', ')})`);
@@ -49,6 +51,8 @@ export function findStatement(q: EventLogQuery): { sql: string; params: unknown[
   if (q.from !== undefined) where.push('ts >= ?'), params.push(q.from);
   if (q.to !== undefined) where.push('ts <= ?'), params.push(q.to);
   if (q.conditions) jsonConditionClauses(LAYOUT, q.conditions, where, params);
+  // Only traps carry a trap OID; a literal, as the partial index's WHERE must appear in the query.
+  if (byTrapOid) where.push('type = 1');
   const cols = EVENT_SORT_COLUMNS[q.sort];
   const dir = q.descending ? 'DESC' : 'ASC';
   if (q.after) {

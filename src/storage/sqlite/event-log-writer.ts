@@ -33,7 +33,7 @@ function serve(file: string): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   // Each insert goes to the tail of its range in every index: the time index's one tail, but one
-  // per receiver and one per entity in the others (event_log_entity_ts). 64 MiB of page cache
+  // per receiver, per entity and per trap OID in the others. 64 MiB of page cache
   // (the default is 2 MiB) keeps those pages of thousands of entities in memory between batches
   // instead of reading them back from the file; it only fills as far as pages are touched.
   db.pragma('cache_size = -65536');
