@@ -1,0 +1,14 @@
+// The shape of one operator command of `vigil` (src/cli.ts dispatches by name): its usage
+// text and its run, which prints through `io` and answers an exit code (0 done, 1 failed,
+// 2 bad usage), never calling process.exit itself, so tests can run it in-process.
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CliCommand {
+  /** One or more lines: `npm run vigil -- <name> ...` and what it does. */
+  usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
