@@ -3,10 +3,14 @@
 // this file picks one by name and turns its answer into the exit code.
 import { fileURLToPath } from 'node:url';
 import type { CliCommand, CliIo } from './cli/command.js';
+import { backupCommand } from './cli/backup.js';
 import { copyDataCommand } from './cli/copy-data.js';
+import { restoreCommand } from './cli/restore.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   'copy-data': copyDataCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 const usage = () => `usage:\n${Object.values(COMMANDS).map((c) => '  ' + c.usage.split('\n').join('\n  ')).join('\n')}`;

@@ -1,0 +1,75 @@
+// `vigil backup <file>`: an online backup of the embedded (SQLite) installation in DATA_DIR,
+// taken while the server runs. The work lives in src/storage/sqlite/backup.ts. On PostgreSQL
+// the database is PostgreSQL's to back up (pg_dump): this command says so and stops.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { BackupError } from '../storage/sqlite/backup-manifest.js';
+import { createBackup } from '../storage/sqlite/backup.js';
+import type { CliCommand } from './command.js';
+
+const USAGE = `npm run vigil -- backup [--replace] <file>
+  Writes a consistent backup of the SQLite installation in DATA_DIR (vigil.db, events.db and
+  DATA_DIR's other files) into <file> (gzipped tar, mode 0600), while the server runs.
+  --replace overwrites an existing <file>. On PostgreSQL (DATABASE_URL), use pg_dump instead.`;
+
+export const PG_DUMP_HINT = `DATABASE_URL is set: this installation keeps its data in PostgreSQL, which vigil backup does not copy.
+Back it up with PostgreSQL's own tools, e.g.
+  pg_dump --format=custom --file=vigil.dump "$DATABASE_URL"
+and restore into an empty database with
+  pg_restore --no-owner --dbname="$DATABASE_URL" vigil.dump
+(see the README, "Backups").`;
+
+function vigilVersion(): string {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export const backupCommand: CliCommand = {
+  usage: USAGE,
+  async run(rest, { out, err }) {
+    let file: string | undefined;
+    let replace = false;
+    try {
+      const parsed = parseArgs({ args: rest, options: { replace: { type: 'boolean' } }, allowPositionals: true, strict: true });
+      if (parsed.positionals.length !== 1) throw new Error('one backup file expected');
+      file = parsed.positionals[0];
+      replace = parsed.values.replace ?? false;
+    } catch (e) {
+      err(`${(e as Error).message}\nusage: ${USAGE}`);
+      return 2;
+    }
+    let config;
+    try {
+      config = loadConfig();
+    } catch (e) {
+      if (e instanceof ConfigError) {
+        err(`vigil: ${e.message}`);
+        return 2;
+      }
+      throw e;
+    }
+    if (config.databaseUrl) {
+      err(`vigil: ${PG_DUMP_HINT}`);
+      return 1;
+    }
+    const started = Date.now();
+    try {
+      const { manifest, bytes, skipped } = await createBackup({ dataDir: config.dataDir, file: file!, vigilVersion: vigilVersion(), replace });
+      for (const f of manifest.files) {
+        out(`  ${f.name.padEnd(28)} ${String(f.size).padStart(12)} bytes${f.migrations ? `  (migrations 1..${Math.max(0, ...f.migrations)})` : ''}`);
+      }
+      if (skipped.length > 0) err(`vigil: not in the backup (not regular files of DATA_DIR): ${skipped.join(', ')}`);
+      out(`backup of ${config.dataDir} written to ${file} (${bytes} bytes, snapshot of ${new Date(manifest.createdAt).toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      return 0;
+    } catch (e) {
+      if (e instanceof BackupError) {
+        err(`vigil: ${e.message}`);
+        return 1;
+      }
+      err(`vigil: backup failed, no file was written under ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  },
+};
