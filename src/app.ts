@@ -30,6 +30,7 @@ import type { IncidentLevelsService } from './modules/incidents/levels-service.j
 import type { IncidentsService } from './modules/incidents/service.js';
 import { triggersRoutes } from './modules/triggers/routes.js';
 import { historyRoutes } from './modules/history/routes.js';
+import { ingestRoutes } from './modules/ingest/routes.js';
 import { entityStateRoutes } from './modules/engine/state-routes.js';
 import type { Services } from './services.js';
 import { liveStreamRoutes } from './modules/live/stream-routes.js';
@@ -48,7 +49,7 @@ import { reportsRoutes } from './modules/reports/routes.js';
 import { docsRoutes } from './modules/docs/routes.js';
 
 export interface AppDeps {
-  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl' | 'docs'>;
+  config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl' | 'docs' | 'ingest'>;
   logger: Logger;
   version: string;
   readiness: Readiness;
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps) {
       incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
       liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog, users: deps.users });
       historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });
+      ingestRoutes(api, { ingest: deps.data.ingest, access: deps.catalog.access, ...deps.config.ingest });
       entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
       eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });

@@ -174,6 +174,19 @@ export const ConfigSchema = Obj({
      * held in memory while it is stored, and SQLite's own cap on a value is 1 GB. */
     maxBytes: Type.Integer({ minimum: 1, maximum: 256 * 1024 * 1024 }),
   }),
+  /** Standard ingestion (POST /ingest/prometheus/write, /ingest/opentsdb/put). */
+  ingest: Obj({
+    /** The Prometheus label whose value names a series' entity (its id, else an object's discovery_id). */
+    entityLabel: Type.String({ minLength: 1, maxLength: 100 }),
+    /** The OpenTSDB tag naming a data point's entity. */
+    entityTag: Type.String({ minLength: 1, maxLength: 100 }),
+    /** A remote-write body (snappy-compressed) larger than this is refused with 413. */
+    maxBodyBytes: Type.Integer({ minimum: 1024 }),
+    /** The size a remote-write body declares it decompresses to; past it 413, before decompressing. */
+    maxDecompressedBytes: Type.Integer({ minimum: 1024, maximum: 512 * 1024 * 1024 }),
+    /** Samples (remote-write) or data points (OpenTSDB) one request may carry; past it 413. */
+    maxSamples: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -208,6 +221,8 @@ const DEFAULTS: Config = {
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [], smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
   docs: { maxBytes: 10 * 1024 * 1024 },
+  // Prometheus sends at most a few thousand samples per request (queue_config.max_samples_per_send).
+  ingest: { entityLabel: 'entity', entityTag: 'entity', maxBodyBytes: 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024, maxSamples: 50_000 },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -32,6 +32,7 @@ import { createTriggersService } from './modules/triggers/service.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './intake/stat-push.js';
+import { createIngestService } from './modules/ingest/ingest-service.js';
 import { createStateEngine, type IncidentSink, type StateEngine } from './modules/engine/state-engine.js';
 import { createStatIntake } from './intake/stat-intake.js';
 import { createAddressIndex } from './intake/address-index.js';
@@ -138,6 +139,8 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, st
     engine,
     intake,
     stat: createStatService({ catalog, intake, clock, maxFutureMs: config.engine.maxFutureMs }),
+    /** Prometheus remote-write and OpenTSDB put, through the same intake as /stat. */
+    ingest: createIngestService({ catalog, intake, clock, maxFutureMs: config.engine.maxFutureMs, settings: config.ingest }),
     query: createHistoryQuery({ history, clock, rawRetentionMs: config.history.rawRetentionDays * DAY }),
     /** Drops raw points and rollups past their retention. */
     purge: () => {
