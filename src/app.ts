@@ -47,6 +47,7 @@ import { uiSettingsRoutes } from './modules/ui-settings/routes.js';
 import { registerWebUi } from './http/web-ui.js';
 import { reportsRoutes } from './modules/reports/routes.js';
 import { docsRoutes } from './modules/docs/routes.js';
+import { provisioningRoutes } from './modules/provisioning/routes.js';
 
 export interface AppDeps {
   config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl' | 'docs' | 'ingest'>;
@@ -70,6 +71,7 @@ export interface AppDeps {
   probes: Services['probes'];
   agents: Services['agents'];
   docs: Services['docs'];
+  provisioning: Services['provisioning'];
 }
 
 /**
@@ -150,6 +152,7 @@ export async function buildApp(deps: AppDeps) {
       probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });
       agentRoutes(api, { agents: deps.agents, access: deps.catalog.access });
       docsRoutes(api, { docs: deps.docs, access: deps.catalog.access, maxBytes: deps.config.docs.maxBytes });
+      provisioningRoutes(api, { provisioning: deps.provisioning });
       uiSettingsRoutes(api, { webAuthToken: deps.config.web.authTokenEnabled, tokenSignIn: deps.config.server.user.auth_token_enabled, version: deps.version, baseUrl: deps.config.baseUrl });
     },
     { prefix: API_PREFIX },

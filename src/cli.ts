@@ -6,11 +6,13 @@ import type { CliCommand, CliIo } from './cli/command.js';
 import { backupCommand } from './cli/backup.js';
 import { copyDataCommand } from './cli/copy-data.js';
 import { restoreCommand } from './cli/restore.js';
+import { provisionCommand } from './cli/provision.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   'copy-data': copyDataCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  provision: provisionCommand,
 };
 
 const usage = () => `usage:\n${Object.values(COMMANDS).map((c) => '  ' + c.usage.split('\n').join('\n  ')).join('\n')}`;

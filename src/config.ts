@@ -187,6 +187,11 @@ export const ConfigSchema = Obj({
     /** Samples (remote-write) or data points (OpenTSDB) one request may carry; past it 413. */
     maxSamples: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
   }),
+  /** Configuration as code (modules/provisioning): a directory of YAML/JSON files applied at start. */
+  provisioning: Obj({
+    /** Empty: off. Applied at start (a refused directory stops the start) and on POST /provisioning/apply. */
+    dir: Type.String(),
+  }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -223,6 +228,7 @@ const DEFAULTS: Config = {
   docs: { maxBytes: 10 * 1024 * 1024 },
   // Prometheus sends at most a few thousand samples per request (queue_config.max_samples_per_send).
   ingest: { entityLabel: 'entity', entityTag: 'entity', maxBodyBytes: 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024, maxSamples: 50_000 },
+  provisioning: { dir: '' },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -292,7 +298,30 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('snmpTrapPort', envInt(env, 'SNMP_TRAP_PORT'));
   set('logLevel', env.LOG_LEVEL);
   set('baseUrl', env.BASE_URL);
+  set('provisioning.dir', env.PROVISIONING_DIR);
   return expandDottedKeys(o);
+}
+
+/**
+ * A secret named by a provisioning file (`passwordEnv`), read when the files are applied: the
+ * one read of the environment outside loadConfig, so that passwords never sit in the config.
+ */
+export function envSecret(name: string): string | undefined {
+  return process.env[name];
+}
+
+/** How a `vigil` command reaches the running server (`vigil provision`): VIGIL_URL and credentials. */
+export interface ServerClientSettings {
+  /** Absent: http://127.0.0.1:<port>. */
+  url?: string;
+  /** An API token (VIGIL_TOKEN), else HTTP Basic (VIGIL_USER, VIGIL_PASSWORD). */
+  token?: string;
+  user?: string;
+  password?: string;
+}
+
+export function serverClientSettings(env: NodeJS.ProcessEnv = process.env): ServerClientSettings {
+  return { url: env.VIGIL_URL || undefined, token: env.VIGIL_TOKEN || undefined, user: env.VIGIL_USER || undefined, password: env.VIGIL_PASSWORD || undefined };
 }
 
 function readConfigFile(path: string): JsonObject {

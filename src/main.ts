@@ -62,6 +62,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   let listeners: Awaited<ReturnType<typeof startListeners>>;
   try {
     admin = await services.users.ensureBootstrapAdmin(config.adminLogin, config.adminPassword);
+    // Configuration as code, before anything listens: a refused directory stops the start.
+    if (services.provisioning.enabled) {
+      const done = await services.provisioning.run(false);
+      print(`Provisioning (${config.provisioning.dir}): ${done.changes.length === 0 ? 'nothing to change' : `${done.changes.length} changes applied`}`);
+    }
     app = await buildApp({ config, logger, version: packageVersion(), readiness, ...services });
     await app.listen({ port: config.port, host: config.host });
     listeners = await startListeners(config, services, logger);

@@ -46,6 +46,8 @@ import { createCheckIndex, type CheckIndex } from './modules/probes/check-index.
 import { createProbeService } from './modules/probes/probe-service.js';
 import { createAgentsService } from './modules/agents/service.js';
 import { createDocsService } from './modules/docs/service.js';
+import { createProvisioningService } from './modules/provisioning/service.js';
+import { envSecret } from './config.js';
 
 const DAY = 86_400_000;
 
@@ -233,8 +235,15 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   });
   started.add(() => agents.stop());
   const docs = createDocsService({ store: storage.docs, queries: catalog.queries, clock });
+  // Configuration as code: main.ts applies it before the listeners open; POST /provisioning/apply later.
+  const provisioning = createProvisioningService({
+    dir: config.provisioning.dir,
+    plan: { catalog, levels, users, secret: envSecret },
+    apply: { catalog, levels, users },
+    logger,
+  });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs,
+    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.
