@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SQLITE_ONLY: Record<string, string> = {
   'test/data-dir-modes.test.ts': 'checks the file modes of vigil.db and events.db in DATA_DIR',
   'test/clients-ids-upgrade-sqlite.test.ts': 'writes rows and the sqlite_sequence counter of an earlier version into vigil.db',
+  'test/backup-restore.test.ts': 'backs up and restores the SQLite files of DATA_DIR (PostgreSQL is backed up with pg_dump)',
 };
 
 /**

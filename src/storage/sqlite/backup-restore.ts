@@ -93,7 +93,8 @@ function checkDatabase(path: string, entry: ManifestEntry): void {
     if (result.length !== 1 || result[0]!.integrity_check !== 'ok') {
       throw new BackupError(`${entry.name} in the backup fails SQLite's integrity check: ${result.slice(0, 5).map((r) => r.integrity_check).join('; ')}`);
     }
-    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[];
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+    const versions = hasTable ? (db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as number[]) : [];
     if (versions.join(',') !== (entry.migrations ?? []).join(',')) {
       throw new BackupError(`${entry.name} in the backup holds migrations ${versions.join(',')}, its manifest says ${entry.migrations?.join(',')}`);
     }
