@@ -32,6 +32,7 @@ const NOT_REPEATED: Record<string, string> = {
   'test/architecture/import-graph.test.ts': 'reads the source tree only',
   'test/web-api-types.test.ts': 'compares generated types with the source',
   'test/web-bundle.test.ts': 'inspects the built web bundle',
+  'test/release-build.test.ts': 'builds the release once and runs the compiled server on SQLite and PostgreSQL itself',
   'test/probes/dns-probe.test.ts': 'a probe against dnsmasq, no server',
   'test/probes/http-probe.test.ts': 'a probe against a local HTTP target, no server',
   'test/probes/ping-probe.test.ts': 'a probe pinging loopback, no server',

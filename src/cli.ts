@@ -1,6 +1,8 @@
+#!/usr/bin/env -S node --enable-source-maps
 // Operator commands beside the server (`npm run vigil -- <command>`), configured as the server
 // is (DATA_DIR, CONFIG_FILE, ...). Each command is a file of src/cli/ (its usage and its run);
 // this file picks one by name and turns its answer into the exit code.
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CliCommand, CliIo } from './cli/command.js';
 import { backupCommand } from './cli/backup.js';
@@ -27,7 +29,8 @@ export async function runCli(argv: string[], out: CliIo['out'], err: CliIo['err'
   return command.run(rest, { out, err });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a `bin` entry, argv[1] is the symlink (node_modules/.bin/vigil); the module's URL is the real file.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   runCli(process.argv.slice(2), (l) => process.stdout.write(l + '\n'), (l) => process.stderr.write(l + '\n')).then(
     (code) => process.exit(code),
     (e: unknown) => {
