@@ -11,18 +11,10 @@ import type { StatItem, StatSink } from '../../core/pipeline/stat-item.js';
 import { type EntityActor, canChange, canSee } from '../catalog/access.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import { mayPush } from '../history/push-rights.js';
+import type { IngestPoint } from './ingest-point.js';
 import { putPoints } from './opentsdb-put.js';
 import { decodeWriteRequest, writeRequestPoints } from './prometheus-write.js';
 
-/** One measurement, named and checked for shape by its decoder. */
-export interface IngestPoint {
-  /** The entity label's value: an entity id, else an object's discovery_id. */
-  entity: string;
-  metric: string;
-  /** Milliseconds since 1970. */
-  timestamp: number;
-  value: number;
-}
 
 /** Why a point was not stored (the decoders add their own reasons before this stage). */
 export type EntitySkip = 'unknownEntity' | 'denied' | 'badTimestamp';

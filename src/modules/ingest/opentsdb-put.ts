@@ -5,7 +5,7 @@
 // appended by metric-name.ts. Each point is judged alone: OpenTSDB stores the good points of
 // a put and reports the others.
 import { AppError, badRequest } from '../../errors.js';
-import type { IngestPoint } from './ingest-service.js';
+import type { IngestPoint } from './ingest-point.js';
 import { dottedMetricName } from './metric-name.js';
 
 /** A point judged bad, with OpenTSDB's `{datapoint, error}` shape in mind. */

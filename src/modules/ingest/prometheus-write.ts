@@ -6,7 +6,7 @@
 import protobuf from 'protobufjs';
 import { uncompressSync } from 'snappy';
 import { AppError, badRequest } from '../../errors.js';
-import type { IngestPoint } from './ingest-service.js';
+import type { IngestPoint } from './ingest-point.js';
 import { dottedMetricName } from './metric-name.js';
 
 const WriteRequest = protobuf.parse(`
