@@ -174,6 +174,13 @@ export const ConfigSchema = Obj({
      * held in memory while it is stored, and SQLite's own cap on a value is 1 GB. */
     maxBytes: Type.Integer({ minimum: 1, maximum: 256 * 1024 * 1024 }),
   }),
+  /** Self-monitoring (GET /metrics): who may scrape it. */
+  metrics: Obj({
+    /** Open to anyone, without credentials. Off: a user with manage-configuration, or the token. */
+    anonymous: Type.Boolean(),
+    /** A scraper's `Authorization: Bearer <token>` (METRICS_TOKEN): empty (none), or 16 to 256 printable characters. */
+    token: Type.String({ pattern: '^([\\x21-\\x7e]{16,256})?$' }),
+  }),
   /** Standard ingestion (POST /ingest/prometheus/write, /ingest/opentsdb/put). */
   ingest: Obj({
     /** The Prometheus label whose value names a series' entity (its id, else an object's discovery_id). */
@@ -226,6 +233,7 @@ const DEFAULTS: Config = {
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [], smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
   docs: { maxBytes: 10 * 1024 * 1024 },
+  metrics: { anonymous: false, token: '' },
   // Prometheus sends at most a few thousand samples per request (queue_config.max_samples_per_send).
   ingest: { entityLabel: 'entity', entityTag: 'entity', maxBodyBytes: 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024, maxSamples: 50_000 },
   provisioning: { dir: '' },
@@ -298,6 +306,7 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('snmpTrapPort', envInt(env, 'SNMP_TRAP_PORT'));
   set('logLevel', env.LOG_LEVEL);
   set('baseUrl', env.BASE_URL);
+  set('metrics.token', env.METRICS_TOKEN);
   set('provisioning.dir', env.PROVISIONING_DIR);
   return expandDottedKeys(o);
 }

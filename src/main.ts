@@ -7,6 +7,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Readiness } from './modules/health/routes.js';
 import { createServices } from './services.js';
+import { cachedDatabaseCheck } from './modules/health/database-check.js';
 import { startListeners } from './listeners.js';
 import { securePrivateDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open-storage.js';
@@ -84,6 +85,9 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   // Started: state triggers' waits read back from storage may run (and fire) now.
   services.triggers.start();
   readiness.intakeCounters = () => ({ eventLog: services.eventLog.counters(), ...started.counters() });
+  services.metrics.sources.listeners = () => started.counters();
+  const { health } = storage;
+  if (health) readiness.database = cachedDatabaseCheck((timeoutMs) => health.ping(timeoutMs));
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 

@@ -48,6 +48,7 @@ import { createAgentsService } from './modules/agents/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createProvisioningService } from './modules/provisioning/service.js';
 import { envSecret } from './config.js';
+import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
 
@@ -122,18 +123,20 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, st
   bus: EventBus;
   clock: () => number;
   logger: Logger;
+  metrics: SelfMetrics;
 }) {
-  const { catalog, checks, incidents, bus, clock, logger } = deps;
+  const { catalog, checks, incidents, bus, clock, logger, metrics } = deps;
   const history = createHistoryService({ store: storage.history, clock, logger });
   await history.load();
   const engine = createStateEngine({
     catalog, store: storage.catalog, memory: storage.engineMemory, history, incidents, bus, clock, logger,
     implicitConditions: (id) => checks.implicitConditions(id),
     settings: { noDataAfterMs: config.engine.noDataAfterMs, stateLevels: config.incidents.stateLevels },
+    onPass: metrics.enginePass,
   });
   await engine.load();
   started.add(() => engine.stop());
-  const intake = createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs });
+  const intake = createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs, onCheckpoint: metrics.checkpoint });
   await intake.start();
   started.add(() => intake.stop());
   return {
@@ -188,6 +191,8 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
 
 async function buildServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number, started: Started) {
   setScanBudgets({ timeMs: config.http.scanTimeBudgetMs, cost: config.http.regexCostBudget });
+  // Per server, never global: several servers run in one test process.
+  const metrics = createSelfMetrics();
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
   started.add(() => securityLog.flush());
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
@@ -216,7 +221,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   started.add(() => triggers.stop());
   await triggers.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
-  const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger });
+  const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger, metrics });
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
@@ -242,8 +247,15 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     apply: { catalog, levels, users },
     logger,
   });
+  // What GET /metrics reads when scraped; the listeners and the live stream are added as they start.
+  Object.assign(metrics.sources, {
+    intake: () => ({ ...data.intake.counters(), refused: data.stat.refused() }),
+    eventLog: () => eventLog.counters(),
+    checks: () => ({ ...probes.counters() }),
+    database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
+  });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs, provisioning,
+    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

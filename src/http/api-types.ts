@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Principal } from '../modules/auth/service.js';
 import type { Right } from '../modules/users/rights.js';
 
@@ -14,6 +14,11 @@ declare module 'fastify' {
     right?: Right | readonly Right[];
     /** With `right`: a caller may also act on their own user (path parameter `id`). */
     allowSelf?: boolean;
+    /**
+     * Let through without signing in when this says so for the request (a scraper's own token
+     * on GET /metrics); otherwise the route is private as usual.
+     */
+    openTo?: (request: FastifyRequest) => boolean;
   }
   interface FastifyRequest {
     principal?: Principal;

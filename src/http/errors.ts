@@ -91,7 +91,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const known = toAppError(err);
     if (known) return sendError(reply, known);
-    request.log.error({ err, reqId: request.id }, 'unhandled error');
+    // request.log binds the request id (app.ts's child logger).
+    request.log.error({ err }, 'unhandled error');
     return sendError(reply, new AppError('Internal', `internal error (request id ${request.id})`));
   });
   app.setNotFoundHandler((request, reply) => {

@@ -29,7 +29,7 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-export function createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs }: {
+export function createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs, onCheckpoint }: {
   history: HistoryService;
   catalog: Catalog;
   bus: EventBus;
@@ -37,8 +37,13 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   clock: () => number;
   logger: Logger;
   checkpointMs: number;
+  /** Told how long each checkpoint took (self-metrics). */
+  onCheckpoint?: (ms: number, full: boolean) => void;
 }) {
   let waiting: Waiting[] = [];
+  /** Payloads since start, for self-metrics (GET /metrics). */
+  const counts = { received: 0, stored: 0, dropped: 0, failed: 0, values: 0 };
+  let queued = 0;
   let running: Promise<void> | undefined;
   let lastJournalId = 0;
   let checkpointing: Promise<void> | undefined;
@@ -49,13 +54,25 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     // An entity deleted since its request was checked takes its data with it.
     // Stat rules run first: a dropped payload is not stored at all.
     const live = applyRules(items.filter((i) => catalog.entity(i.entityId) !== undefined));
+    counts.dropped += items.length - live.length;
     if (live.length === 0) return;
-    lastJournalId = await history.appendJournal(live);
+    try {
+      lastJournalId = await history.appendJournal(live);
+    } catch (err) {
+      counts.failed += live.length;
+      throw err;
+    }
     for (const i of live) {
       // Deleted while the journal was written: its history is already gone; keep it so.
-      if (!catalog.entity(i.entityId)) continue;
+      if (!catalog.entity(i.entityId)) {
+        counts.dropped++;
+        continue;
+      }
       history.record(i.entityId, i.timestamp, i.stored ?? i.payload, i.numbers, i.values, lastJournalId);
-      bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics: Object.keys(i.values) });
+      const metrics = Object.keys(i.values);
+      counts.stored++;
+      counts.values += metrics.length;
+      bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics });
     }
     try {
       await engine.dataArrived(live);
@@ -67,7 +84,8 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
 
   /** Runs beside the writes (it yields between slices); one at a time. */
   function checkpoint(full = false): Promise<void> {
-    checkpointing ??= history.checkpoint(lastJournalId, full).catch((err: unknown) => {
+    const started = performance.now();
+    checkpointing ??= history.checkpoint(lastJournalId, full).then(() => onCheckpoint?.(performance.now() - started, full), (err: unknown) => {
       logger.error({ err }, 'history checkpoint failed; data stays in the journal');
     }).finally(() => {
       checkpointing = undefined;
@@ -82,6 +100,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
       while (waiting.length > 0) {
         const batch = waiting;
         waiting = [];
+        queued = 0;
         if (batch.length > 0) {
           try {
             await write(batch.flatMap((w) => w.items));
@@ -102,11 +121,16 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   return {
     /** Resolves once the items are journaled and evaluated. */
     push(items: StatItem[]): Promise<void> {
+      counts.received += items.length;
+      queued += items.length;
       return new Promise<void>((resolve, reject) => {
         waiting.push({ items, resolve, reject });
         void drain();
       });
     },
+
+    /** Payloads received, stored, dropped (stat rules, deleted entity), failed; values stored; queued now. */
+    counters: () => ({ ...counts, queued }),
 
     /** Replays what the journal holds beyond the last checkpoint, then checkpoints. */
     async start(): Promise<void> {

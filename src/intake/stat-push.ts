@@ -14,27 +14,42 @@ export function createStatService({ catalog, intake, clock, maxFutureMs }: { cat
     requirePushRight(actor, entity);
     if (!canChange(actor, entity)) throw outsidePermissions(`entity ${entity.id}`);
   }
+  /** Pushes refused before the intake, for self-metrics (GET /metrics). */
+  let refused = 0;
+  function counted<T>(check: () => T): T {
+    try {
+      return check();
+    } catch (err) {
+      refused++;
+      throw err;
+    }
+  }
 
   return {
     /** One entity's payload (POST /objects/:id/stat). */
     push(actor: EntityActor, entity: MemEntity, body: unknown): Promise<void> {
-      allowed(actor, entity);
-      return intake.push([statItem(entity, body, undefined, 'body', clock(), maxFutureMs)]);
+      const item = counted(() => {
+        allowed(actor, entity);
+        return statItem(entity, body, undefined, 'body', clock(), maxFutureMs);
+      });
+      return intake.push([item]);
     },
 
     /** Many entities' payloads at once (POST /stat): `[{entityId, timestamp?, data}]`. */
     pushBatch(actor: EntityActor, body: unknown): Promise<void> {
-      const entries = batchBody(body);
       const now = clock();
-      const items = entries.map((raw: unknown, i) => {
+      const items = counted(() => batchBody(body).map((raw: unknown, i) => {
         const where = `[${i}]`;
         const { entityId, timestamp, data } = batchEntry(raw, where);
         const entity = seen(actor, catalog.entity(entityId), 'entity', entityId);
         allowed(actor, entity);
         return statItem(entity, data, timestamp, `${where}.data`, now, maxFutureMs);
-      });
+      }));
       return intake.push(items);
     },
+
+    /** Pushes refused (access, shape, timestamp) since start. */
+    refused: () => refused,
   };
 }
 

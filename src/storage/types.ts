@@ -173,5 +173,15 @@ export interface Storage {
   readonly agents: AgentsStore;
   readonly docs: DocsStore;
   readonly engineMemory: EngineMemoryStore;
+  /** Whether the database answers, and how its connections are used (readiness, self-metrics). */
+  readonly health?: StorageHealth;
   close(): Promise<void>;
+}
+
+export interface StorageHealth {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Resolves once the database answered a trivial query; rejects after `timeoutMs` or on error. */
+  ping(timeoutMs: number): Promise<void>;
+  /** The connection pool's use now (PostgreSQL; SQLite has one connection). */
+  pool?(): { total: number; idle: number; waiting: number };
 }

@@ -114,8 +114,13 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService, 
     if (config.public) return;
     const rights = config.right === undefined ? undefined : [config.right].flat();
     const hook = hookFor({ rights, allowSelf: config.allowSelf });
+    const { openTo } = config;
+    const gated: onRequestHookHandler = openTo ? function (request, reply, done) {
+      if (openTo(request)) return done();
+      hook.call(this, request, reply, done);
+    } : hook;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [hook, ...existing];
+    route.onRequest = [gated, ...existing];
   });
 }
 

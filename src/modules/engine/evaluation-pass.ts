@@ -18,10 +18,13 @@ export interface PassDeps {
   /** A monotonic clock for the slices (performance.now by default). */
   elapsed?: () => number;
   yieldNow?: () => Promise<unknown>;
+  /** Told how long each pass took, its commit included (self-metrics). */
+  onPass?: (ms: number) => void;
 }
 
-export function createPass({ entity, dirty, evaluate, commit, elapsed = () => performance.now(), yieldNow = yieldToEventLoop }: PassDeps) {
+export function createPass({ entity, dirty, evaluate, commit, elapsed = () => performance.now(), yieldNow = yieldToEventLoop, onPass }: PassDeps) {
   return async function pass(ids: Iterable<string>, now: number): Promise<void> {
+    const started = elapsed();
     const signals: IncidentSignal[] = [];
     const changes: OwnChange[] = [];
     const seen = new Set<string>();
@@ -41,5 +44,6 @@ export function createPass({ entity, dirty, evaluate, commit, elapsed = () => pe
       }
     }
     await commit(changes, signals, now);
+    onPass?.(elapsed() - started);
   };
 }

@@ -44,7 +44,7 @@ export type { EngineSettings, IncidentSink } from './engine-types.js';
 
 const TICK_MS = 500;
 
-export function createStateEngine({ catalog, store, memory: memoryStore, history, incidents, bus, clock, logger, settings, implicitConditions, tickMs = TICK_MS }: {
+export function createStateEngine({ catalog, store, memory: memoryStore, history, incidents, bus, clock, logger, settings, implicitConditions, tickMs = TICK_MS, onPass }: {
   catalog: Catalog;
   /** State conditions of an entity that has none of its own (those its checks imply). */
   implicitConditions?: (entityId: string) => StateCondition[] | undefined;
@@ -58,6 +58,8 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   logger: Logger;
   settings: EngineSettings;
   tickMs?: number;
+  /** Told how long each evaluation pass took (self-metrics). */
+  onPass?: (ms: number) => void;
 }) {
   const serial = serialQueue((err) => logger.error({ err }, 'engine pass failed'));
   const memory = new EngineMemory(new MemoryWriter(memoryStore, (err) => logger.error({ err }, 'storing the engine memory failed')));
@@ -84,7 +86,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
     await memory.save();
   };
   const manual = createManualStates({ catalog, ownOf, evaluate, commit });
-  const pass = createPass({ entity, dirty: memory.dirty, evaluate, commit });
+  const pass = createPass({ entity, dirty: memory.dirty, evaluate, commit, onPass });
   const decreed = createDecreedStates({ entity, stateConditions, memory, commit, markDirty, clock });
   const ticker = createTicker({ clock, serial, memory, manual, noDataAfterMs: settings.noDataAfterMs, expire: decreed.expire, pass, tickMs });
   const eventBatches = new EventBatches((take) => serial(() => pass(take(), clock())));

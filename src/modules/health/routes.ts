@@ -1,10 +1,16 @@
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
 import { AppError } from '../../errors.js';
+import type { DatabaseCheck } from './database-check.js';
+
+/** Seconds a load balancer is asked to wait before probing a server that is not ready again. */
+const RETRY_AFTER_S = '5';
 
 /** Set by main once storage is open and every listener is up. */
 export interface Readiness {
   ready: boolean;
+  /** Whether the database answers (cached; see database-check.ts); none: not asked. */
+  database?: DatabaseCheck;
   /** What the device listeners and the event log received, stored, refused and shed. */
   intakeCounters?: () => Record<string, Record<string, number>>;
 }
@@ -30,6 +36,37 @@ export function healthRoutes(app: Api, { readiness }: { readiness: Readiness }):
     config: { public: true },
   }, async () => {
     if (!readiness.ready) throw new AppError('ServiceUnavailable', 'starting or stopping');
+    return { status: 'ok' as const };
+  });
+
+  const ok = Type.Object({ status: Type.Literal('ok') });
+  const notReady = Type.Object({ code: Type.String(), message: Type.String() });
+  app.get('/health/live', {
+    schema: {
+      tags: ['operations'],
+      summary: 'Liveness for load balancers and orchestrators: ok while the process answers HTTP',
+      description: 'Asks nothing else (no storage, no listeners): a failure means the process is to be restarted.',
+      response: { 200: ok },
+      security: [],
+    },
+    config: { public: true },
+  }, async () => ({ status: 'ok' as const }));
+
+  app.get('/health/ready', {
+    schema: {
+      tags: ['operations'],
+      summary: 'Readiness for load balancers: ok once started and while the database answers',
+      description: 'The database is asked at most once a second (SELECT 1 with a 1 s timeout on PostgreSQL). '
+        + 'Not ready (starting, stopping, database not answering): 503 ServiceUnavailable with Retry-After.',
+      response: { 200: ok, 503: notReady },
+      security: [],
+    },
+    config: { public: true },
+  }, async () => {
+    const retry = { 'retry-after': RETRY_AFTER_S };
+    if (!readiness.ready) throw new AppError('ServiceUnavailable', 'not ready: starting or stopping', retry);
+    const problem = await readiness.database?.();
+    if (problem !== undefined) throw new AppError('ServiceUnavailable', `not ready: the database does not answer (${problem})`, retry);
     return { status: 'ok' as const };
   });
 }

@@ -42,7 +42,7 @@ interface Client {
   types: ReadonlySet<string>;
 }
 
-export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth' | 'onAccountChange'> }): void {
+export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: EventBus; catalog: CatalogServices; users: Pick<UsersService, 'getForAuth' | 'onAccountChange'> }): { clients(): number } {
   // A circular buffer: the oldest entry is overwritten, nothing is shifted.
   const ring: Entry[] = new Array(RING_SIZE);
   let ringStart = 0;
@@ -161,4 +161,6 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     res.on('close', close);
     res.on('error', close);
   });
+  // Open streams, for self-metrics (GET /metrics).
+  return { clients: () => clients.size };
 }

@@ -3,6 +3,7 @@
 import type { Storage, StorageCapabilities } from '../types.js';
 import { migratePg } from './migrator.js';
 import { openPgDb, type PgSettings } from './pg-db.js';
+import { pgHealth } from './pg-health.js';
 import { createPgUsersStore } from './users-store.js';
 import { createPgSessionsStore } from './sessions-store.js';
 import { createPgSecurityLogStore } from './security-log-store.js';
@@ -49,6 +50,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     agents: createPgAgentsStore(db),
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),
+    health: pgHealth(db),
     close: async () => {
       await eventLog.close?.();
       await db.close();

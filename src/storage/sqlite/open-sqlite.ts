@@ -18,6 +18,7 @@ import { createSqliteAgentsStore } from './agents-store.js';
 import { createSqliteDocsStore } from './docs-store.js';
 import { createSqliteEngineMemoryStore } from './engine-memory-store.js';
 import { WriteGate } from './write-gate.js';
+import { sqliteHealth } from './sqlite-health.js';
 
 export const SQLITE_FILE = 'vigil.db';
 
@@ -58,6 +59,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     agents: createSqliteAgentsStore(db, gate),
     docs: createSqliteDocsStore(db, gate),
     engineMemory: createSqliteEngineMemoryStore(db, gate),
+    health: sqliteHealth(db),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
       await eventLog.close();
