@@ -67,14 +67,25 @@ function checkShape(name: string, value: unknown, errors: ErrorList): value is P
   // An empty file (or one of comments only) describes nothing.
   if (value === null || value === undefined) return false;
   const found = Value.Errors(ProvisioningFile, value);
-  for (const e of found.slice(0, MAX_ERRORS)) {
+  // One message per place: a union reports each of its branches, an unknown key its schema too.
+  const byPath = new Map<string, string>();
+  for (const e of found) {
     const at = pathOf(e.instancePath);
-    // An unknown key is reported at the key itself.
     const extra = (e.params as { additionalProperties?: string[] } | undefined)?.additionalProperties;
-    if (extra && extra.length > 0) for (const k of extra) errors.add(`${name}: ${at ? `${at}.` : ''}${k}: unknown key`);
-    else errors.add(`${name}: ${at || '(top level)'}: ${e.message}`);
+    if (extra && extra.length > 0) {
+      for (const k of extra) byPath.set(`${at ? `${at}.` : ''}${k}`, 'unknown key');
+    } else if (!byPath.has(at) || e.message.includes('anyOf')) byPath.set(at, readable(at, e.message));
   }
+  for (const [at, message] of [...byPath].slice(0, MAX_ERRORS)) errors.add(`${name}: ${at || '(top level)'}: ${message}`);
   return found.length === 0;
+}
+
+/** TypeBox's words for a union say nothing of what was expected: these do. */
+function readable(at: string, message: string): string {
+  if (!message.includes('anyOf')) return message;
+  if (/permissions\[\d+\]$/.test(at)) return 'unknown right';
+  if (/properties\.[^.]+$/.test(at)) return 'expected text, a number, true or false, or {value, type_id}';
+  return 'not one of the accepted forms';
 }
 
 /** Two items of one kind with the same key (across files too) are an error naming both. */
@@ -88,9 +99,11 @@ function unique<T>(items: Located<T>[], key: (t: T) => string, what: string, err
   }
 }
 
-/** The files' content, merged and checked in itself (references to the catalog are plan.ts's). */
-export function loadDirectory(dir: string): Desired {
-  const errors = new ErrorList();
+/**
+ * The files' content, merged and checked in itself (references to the catalog are plan.ts's).
+ * Errors go to `errors`, so that the plan's own are reported with them; the caller throws.
+ */
+export function loadDirectory(dir: string, errors: ErrorList): Desired {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => EXTENSIONS.test(n) && statSync(join(dir, n)).isFile()).sort();
@@ -119,6 +132,5 @@ export function loadDirectory(dir: string): Desired {
   unique(desired.levels, (l) => l.name, 'incident level', errors);
   unique(desired.objects, (o) => o.discovery_id, 'discovery_id', errors);
   unique(desired.users, (u) => u.login, 'login', errors);
-  errors.throwIfAny();
   return desired;
 }

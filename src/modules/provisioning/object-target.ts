@@ -121,9 +121,10 @@ export function objectTarget(item: Located<ObjectSpecT>, cx: TargetContext, erro
     }
     if (kind === 'incidentConditions') doc = levelsByName(doc, cx, newLevelRefs);
     try {
-      documents[kind] = cx.settings.validate(kind, doc, `${where}.${kind}`);
+      // The validator names the element from the document's kind on: `incidentConditions[0].state`.
+      documents[kind] = cx.settings.validate(kind, doc);
     } catch (err) {
-      if (err instanceof AppError) errors.add(err.message);
+      if (err instanceof AppError) errors.add(`${where}.${err.message}`);
       else throw err;
     }
   }

@@ -136,14 +136,20 @@ async function userChanges(desired: Desired, deps: PlanDeps, errors: ErrorList):
   return out;
 }
 
-/** The changes, in the order they are applied; throws (400, every error) when the files are refused. */
-export async function planChanges(desired: Desired, deps: PlanDeps): Promise<Change[]> {
+/**
+ * The changes, in the order they are applied; throws (400, every error, those loading found
+ * too) when the files are refused.
+ */
+export async function planChanges(desired: Desired, deps: PlanDeps, errors = new ErrorList()): Promise<Change[]> {
   const { catalog } = deps.catalog;
-  const errors = new ErrorList();
   const levels = deps.levels.list();
   const described = new Set(desired.objects.map((o) => o.spec.discovery_id));
   const targets: ObjectTarget[] = [];
+  const planned = new Set<string>();
   for (const item of desired.objects) {
+    // A discovery_id given twice is already an error (load.ts): plan the first only.
+    if (planned.has(item.spec.discovery_id)) continue;
+    planned.add(item.spec.discovery_id);
     const t = objectTarget(item, {
       catalog, rules: deps.catalog.rules, settings: deps.catalog.settings,
       newClasses: new Set(desired.classes.map((c) => c.spec.name)),

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { serialQueue } from '../../core/serial-queue.js';
 import { AppError } from '../../errors.js';
 import { type ApplyDeps, applyChanges } from './apply.js';
-import { loadDirectory } from './load.js';
+import { ErrorList, loadDirectory } from './load.js';
 import { type Change, type PlanDeps, describe, planChanges } from './plan.js';
 
 export interface ProvisioningResult {
@@ -33,8 +33,9 @@ export function createProvisioningService({ dir, plan, apply, logger }: Provisio
     /** Reads the files, plans, and applies unless `dryRun`; a refused plan throws 400 and changes nothing. */
     run: (dryRun: boolean): Promise<ProvisioningResult> => serial(async () => {
       if (dir === '') throw new AppError('Conflict', 'provisioning is off: set provisioning.dir (PROVISIONING_DIR)');
-      const desired = loadDirectory(dir);
-      const changes = await planChanges(desired, plan);
+      const errors = new ErrorList();
+      const desired = loadDirectory(dir, errors);
+      const changes = await planChanges(desired, plan, errors);
       const result: ProvisioningResult = {
         dir, files: desired.files, dryRun, applied: false,
         changes: changes.map((c) => ({ action: c.action, kind: c.kind, key: c.key, details: c.details, summary: describe(c) })),
