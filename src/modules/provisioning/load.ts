@@ -67,14 +67,18 @@ function checkShape(name: string, value: unknown, errors: ErrorList): value is P
   // An empty file (or one of comments only) describes nothing.
   if (value === null || value === undefined) return false;
   const found = Value.Errors(ProvisioningFile, value);
-  // One message per place: a union reports each of its branches, an unknown key its schema too.
+  // One message per place: a union reports each of its branches (and what is wrong inside
+  // them), an unknown key its `false` schema too; those say less than the one kept.
+  const unions = found.filter((e) => e.keyword === 'anyOf').map((e) => pathOf(e.instancePath));
+  const insideUnion = (at: string) => unions.some((u) => at !== u && (at.startsWith(`${u}.`) || at.startsWith(`${u}[`)));
   const byPath = new Map<string, string>();
   for (const e of found) {
     const at = pathOf(e.instancePath);
+    if (e.keyword === 'boolean' || insideUnion(at)) continue;
     const extra = (e.params as { additionalProperties?: string[] } | undefined)?.additionalProperties;
     if (extra && extra.length > 0) {
       for (const k of extra) byPath.set(`${at ? `${at}.` : ''}${k}`, 'unknown key');
-    } else if (!byPath.has(at) || e.message.includes('anyOf')) byPath.set(at, readable(at, e.message));
+    } else if (!byPath.has(at) || e.keyword === 'anyOf') byPath.set(at, readable(at, e.message));
   }
   for (const [at, message] of [...byPath].slice(0, MAX_ERRORS)) errors.add(`${name}: ${at || '(top level)'}: ${message}`);
   return found.length === 0;
@@ -82,8 +86,8 @@ function checkShape(name: string, value: unknown, errors: ErrorList): value is P
 
 /** TypeBox's words for a union say nothing of what was expected: these do. */
 function readable(at: string, message: string): string {
-  if (!message.includes('anyOf')) return message;
   if (/permissions\[\d+\]$/.test(at)) return 'unknown right';
+  if (!message.includes('anyOf')) return message;
   if (/properties\.[^.]+$/.test(at)) return 'expected text, a number, true or false, or {value, type_id}';
   return 'not one of the accepted forms';
 }
