@@ -3,6 +3,10 @@
 // server does (requests by route pattern, measurements pushed, MQTT messages logged, live-stream
 // clients); liveness and readiness; the request id echoed or made.
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import mqtt from 'mqtt';
 import { dataClient, openStream, until } from './helpers/data.js';
@@ -193,5 +197,45 @@ describe('GET /metrics open to anyone when configured', () => {
     const res = await call(open, 'GET', `${open.url}/metrics`);
     assert.equal(res.status, 200, res.text);
     assert.ok(parse(res.text).has('vigil_live_stream_clients'));
+  });
+});
+
+describe('a real Prometheus scraping /metrics with the token', () => {
+  let prometheus: ChildProcess | undefined;
+  let dir: string;
+  let output = '';
+  after(async () => {
+    if (prometheus && prometheus.exitCode === null) {
+      const exited = new Promise((r) => prometheus!.once('exit', r));
+      prometheus.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (prometheus.exitCode === null) prometheus.kill('SIGKILL');
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('scrapes the target (up = 1) and stores the server\'s series', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-scrape-'));
+    const webPort = await freeTcpPort();
+    writeFileSync(join(dir, 'token'), TOKEN, { mode: 0o600 });
+    // The scrape configuration the README shows, pointed at the test server.
+    writeFileSync(join(dir, 'prometheus.yml'), JSON.stringify({
+      global: { scrape_interval: '1s' },
+      scrape_configs: [{ job_name: 'vigil', authorization: { credentials_file: join(dir, 'token') }, static_configs: [{ targets: [new URL(server.url).host] }] }],
+    }));
+    prometheus = spawn('/usr/bin/prometheus', [
+      `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`, '--log.level=warn',
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    prometheus.stderr!.on('data', (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000)));
+    const query = async (q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> => {
+      const res = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(q)}`).catch(() => undefined);
+      if (!res?.ok) return [];
+      return ((await res.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } }).data.result;
+    };
+    const up = await until(`Prometheus scraped the server (it said: ${output})`, () => query('up{job="vigil"}'), (r) => r.length === 1, 20_000);
+    assert.equal(up[0]!.value[1], '1', `the scrape succeeded (it said: ${output})`);
+    const series = await query('vigil_http_requests_total{route="/metrics"}');
+    assert.ok(series.length >= 1 && Number(series[0]!.value[1]) >= 1, JSON.stringify(series));
+    assert.equal((await query('vigil_storage_info')).length, 1);
   });
 });
