@@ -80,7 +80,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     const fd = openSync(partial, 'w', FILE_MODE);
     closeSync(fd);
     chmodSync(partial, FILE_MODE); // whatever the umask or an earlier leftover said
-    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true, strict: true, mode: FILE_MODE }, [
+    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true, strict: true, mode: FILE_MODE, maxReadSize: 1024 * 1024 }, [
       MANIFEST_ENTRY,
       ...files.map((f) => DATA_PREFIX + f.name),
     ]);
