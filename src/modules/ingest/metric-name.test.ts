@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { flattenPayload } from '../../core/metrics/flatten.js';
 import { acceptable, dottedMetricName } from './metric-name.js';
 
 const labels = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
@@ -24,4 +25,17 @@ test('names /stat would refuse are undefined: forbidden segments, too long, empt
   assert.equal(acceptable('sys.cpu.user'), true);
   assert.equal(acceptable('a,b'), false);
   assert.equal(acceptable(''), false);
+});
+
+test('acceptable() answers as the /stat intake\'s flatten does', () => {
+  const names = ['a', 'a.b', 'a..b', '.a', 'a.', '__proto__', 'x.constructor', 'prototype.y', 'a,b', 'é.ü', 'x'.repeat(200), 'x'.repeat(201), 'a.__proto__x', ' '];
+  for (const name of names) {
+    let flat = true;
+    try {
+      flattenPayload({ [name]: 1 });
+    } catch {
+      flat = false;
+    }
+    assert.equal(acceptable(name), flat, name);
+  }
 });
