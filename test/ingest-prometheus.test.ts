@@ -198,4 +198,20 @@ describe('hand-made remote-write requests', () => {
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.stored, 1);
   });
+
+  it('an entity outside the user\'s objectPermissions counts as unknown (hidden), the visible one is stored', async () => {
+    const mine = await fresh();
+    const hidden = await fresh();
+    await createUser(server, { login: 'prom-branch', password: 'prom-branch-1', permissions: ['push-data'], objectPermissions: { include: [mine] } });
+    const t = Date.now();
+    const res = await write(compressSync(encode([
+      { labels: { __name__: 'm', entity: mine }, samples: [[1, t]] },
+      { labels: { __name__: 'm', entity: hidden }, samples: [[2, t]] },
+    ])), { authorization: basic('prom-branch', 'prom-branch-1') });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.stored, 1);
+    assert.equal(res.body.skipped.unknownEntity, 1);
+    assert.deepEqual(await d.historyOk(mine, { from: 0 }), { m: [[t, 1]] });
+    assert.deepEqual((await d.metrics(hidden)).body, []);
+  });
 });
