@@ -1,8 +1,9 @@
 // `npm run bench:startup`: start-up time (spawn → "running at") and RSS after 5 s idle of the
-// server run from its sources through tsx (`npm run dev`) and compiled (`npm start`,
-// dist/ from `npm run build:server`). Each on a data dir made by one start beforehand (the
-// first start's admin password hashing and migrations are not what is measured), runs
-// alternating so that drift of the machine hits both alike; medians of RUNS.
+// server run from its sources through tsx (`npm run dev`) and compiled (`npm start`, dist/
+// from `npm run build:server`; also without source maps, to see what they cost). Each on a
+// data dir made by one start beforehand (the first start's password hashing and migrations
+// are not what is measured); runs alternate so that the machine's drift hits each alike;
+// medians of RUNS (5).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ const IDLE_MS = 5_000;
 const VARIANTS = {
   'node --import tsx src/main.ts': ['--import', 'tsx', 'src/main.ts'],
   'node --enable-source-maps dist/main.js': ['--enable-source-maps', 'dist/main.js'],
+  // What the source maps cost (npm start keeps them, for stack traces that name src/*.ts).
+  'node dist/main.js': ['dist/main.js'],
 } as const;
 type Variant = keyof typeof VARIANTS;
 
