@@ -66,7 +66,8 @@ describe('the build', () => {
   it('cli.js prints the usage with exit code 2, also run as the `vigil` bin through a symlink', async () => {
     const plain = await run(process.execPath, ['--enable-source-maps', join(DIST, 'cli.js')]);
     assert.equal(plain.code, 2, plain.stderr);
-    assert.match(plain.stderr, /^usage:\n {2}npm run vigil -- copy-data/);
+    assert.match(plain.stderr, /^usage:\n {2}npm run vigil -- /);
+    assert.match(plain.stderr, /\n {2}npm run vigil -- copy-data /);
     assert.equal(statSync(join(DIST, 'cli.js')).mode & 0o111, 0o111);
     mkdirSync(join(REL, 'bin'));
     symlinkSync(join(DIST, 'cli.js'), join(REL, 'bin', 'vigil'));
@@ -164,6 +165,17 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       const stat = (await (await fetch(`${api}/objects/${id}/stat`, { headers: adminAuth })).json()) as { cpu: number };
       assert.equal(stat.cpu, 0.5);
     });
+
+    if (backend === 'sqlite') {
+      it('the compiled CLI backs up the running installation (its version read from package.json)', async () => {
+        const file = join(REL, 'backup.tgz');
+        const res = await run(process.execPath, ['--enable-source-maps', join(DIST, 'cli.js'), 'backup', file], { DATA_DIR: dataDir });
+        assert.equal(res.code, 0, res.stdout + res.stderr);
+        const manifest = await run('tar', ['-xzOf', file, 'vigil-backup.json']);
+        assert.equal(manifest.code, 0, manifest.stderr);
+        assert.equal(JSON.parse(manifest.stdout).vigilVersion, PKG.version, manifest.stdout);
+      });
+    }
 
     it('stops cleanly on SIGTERM', async () => {
       child.kill('SIGTERM');
