@@ -1,5 +1,5 @@
 // read config → open storage → build app → start listeners; and the way back on SIGTERM/SIGINT.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
@@ -184,7 +184,9 @@ async function main(): Promise<void> {
   if (stopRequested) shutdown(stopRequested);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Started through a symlinked path (a release directory linked as `current`), argv[1] is that
+// path and the module's URL the real file: without realpath the server would exit 0, silently.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   main().catch((err: unknown) => {
     process.stderr.write(`vigil: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);

@@ -76,10 +76,14 @@ describe('the build', () => {
     assert.match(bin.stderr, /^unknown command no-such-command\nusage:/);
   });
 
-  it('a start-up failure prints a stack trace naming src/*.ts files and their lines', async () => {
+  it('started through a symlinked release path, a start-up failure prints a stack trace naming src/*.ts files and their lines', async () => {
     const file = join(REL, 'not-a-dir');
     writeFileSync(file, '');
-    const res = await run(process.execPath, ['--enable-source-maps', join(DIST, 'main.js')], { DATA_DIR: join(file, 'data'), PORT: '0', MQTT_PORT: '0', SNMP_TRAP_PORT: '0' });
+    // As a service runs it: /opt/vigil/current/dist/main.js with `current` a link to a release.
+    mkdirSync(join(REL, 'links'));
+    symlinkSync(REL, join(REL, 'links', 'current'));
+    const main = join(REL, 'links', 'current', 'dist', 'main.js');
+    const res = await run(process.execPath, ['--enable-source-maps', main], { DATA_DIR: join(file, 'data'), PORT: '0', MQTT_PORT: '0', SNMP_TRAP_PORT: '0' });
     assert.equal(res.code, 1, res.stderr);
     const frames = [...res.stderr.matchAll(/\((\/[^():]+):(\d+):\d+\)/g)].map((m) => ({ file: m[1]!, line: Number(m[2]) }));
     const ours = frames.filter((f) => f.file.startsWith(ROOT) || f.file.startsWith(REL));
