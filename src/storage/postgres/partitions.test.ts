@@ -88,3 +88,32 @@ test('a partition that cannot get its locks in time is left for later; the rows 
   await parts.ensure([now], now);
   assert.ok((await partitionsOf('samples')).includes('samples_p200'), 'made on the next try');
 });
+
+// A reader of the table locks the parent, then each partition. Making a partition locked the
+// default partition first and then needed the parent: with a reader between its two locks, each
+// waited for the other and PostgreSQL aborted one (deadlock, 40P01: a 500 for a GET of the event
+// log, or a failed append), seen in CI when an event-log page was read while the first trap of
+// a fresh database was being stored.
+test('making a partition while a reader holds the parent and then reads the default partition: no deadlock', async () => {
+  const now = 300 * DAY;
+  const parts = createPartitions(db, { table: 'samples', key: 'ts', periodMs: DAY, horizonMs: () => 10 * DAY });
+  let parentLocked!: () => void;
+  const hasParent = new Promise<void>((r) => (parentLocked = r));
+  let goOn!: () => void;
+  const proceed = new Promise<void>((r) => (goOn = r));
+  const reader = db.tx(async (q) => {
+    await q.exec('LOCK TABLE ONLY samples IN ACCESS SHARE MODE'); // as a SELECT's first lock
+    parentLocked();
+    await proceed;
+    return q.one<{ n: number }>('SELECT count(*)::int AS n FROM samples_default'); // its next
+  });
+  await hasParent;
+  const making = parts.ensure([now], now);
+  await new Promise((r) => setTimeout(r, 300)); // the maker takes what it can meanwhile
+  goOn();
+  const [read, made] = await Promise.allSettled([reader, making]);
+  assert.equal(read.status, 'fulfilled', `the reader: ${read.status === 'rejected' ? String(read.reason) : ''}`);
+  assert.equal(made.status, 'fulfilled', `the maker: ${made.status === 'rejected' ? String(made.reason) : ''}`);
+  await parts.ensure([now], now);
+  assert.ok((await partitionsOf('samples')).includes('samples_p300'));
+});

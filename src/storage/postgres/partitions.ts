@@ -63,6 +63,10 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
       await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`vigil.partitions.${table}`]);
       const exists = await q.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]);
       if (exists?.r) return;
+      // The parent first, as every reader and writer locks it before its partitions: creating
+      // a partition needs the parent's exclusive lock anyway, and taking the default partition's
+      // first deadlocked with a reader holding the parent and waiting for the default partition.
+      await q.exec(`LOCK TABLE ONLY ${table} IN ACCESS EXCLUSIVE MODE`);
       // No row may slip into the default partition between the look for strays and the
       // creation (which would then fail, and with it the append that asked for it).
       await q.exec(`LOCK TABLE ${table}_default IN ACCESS EXCLUSIVE MODE`);
@@ -118,6 +122,8 @@ export function createPartitions(db: PgDb, spec: PartitionSpec): Partitions {
         const drop = async (q: PgQueryable) => {
           await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`vigil.partitions.${table}`]);
           if (!(await q.one<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]))?.r) return 0;
+          // The parent before the partition, in the order readers take them (see make).
+          await q.exec(`LOCK TABLE ONLY ${table} IN ACCESS EXCLUSIVE MODE`);
           const counted = await q.one<{ n: number }>(`SELECT count(*) AS n FROM ${name}`);
           await q.exec(`DROP TABLE ${name}`);
           return counted?.n ?? 0;
