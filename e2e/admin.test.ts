@@ -82,11 +82,11 @@ describe('administration', () => {
     const u = await post(server, '/users', { login: 'blocky', password: 'blocky-pass-1' });
     const gone = await post(server, '/users', { login: 'goner', password: 'goner-pass-1' });
     await visit(page, server, '/admin/users', 'Users');
-    await page.getByRole('button', { name: 'Block blocky' }).click();
-    await page.getByRole('button', { name: 'Unblock blocky' }).waitFor();
+    await page.getByRole('button', { name: 'Block blocky', exact: true }).click();
+    await page.getByRole('button', { name: 'Unblock blocky', exact: true }).waitFor();
     assert.equal((await get(server, `/users/${u.id}`)).status, 3);
-    await page.getByRole('button', { name: 'Unblock blocky' }).click();
-    await page.getByRole('button', { name: 'Block blocky' }).waitFor();
+    await page.getByRole('button', { name: 'Unblock blocky', exact: true }).click();
+    await page.getByRole('button', { name: 'Block blocky', exact: true }).waitFor();
     assert.equal((await get(server, `/users/${u.id}`)).status, 2);
 
     await page.getByRole('button', { name: 'Token of blocky' }).click();
