@@ -116,6 +116,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness for load balancers and orchestrators: ok while the process answers HTTP
+         * @description Asks nothing else (no storage, no listeners): a failure means the process is to be restarted.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for load balancers: ok once started and while the database answers
+         * @description The database is asked at most once a second (SELECT 1 with a 1 s timeout on PostgreSQL). Not ready (starting, stopping, database not answering): 503 ServiceUnavailable with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/users/session": {
         parameters: {
             query?: never;
@@ -6857,6 +6953,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/ingest/opentsdb/put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenTSDB /api/put data points; 204 once stored
+         * @description Right push-data, or the modify right of the entity's kind (objects: modify-objects or manage-objects; links: modify-links or manage-links). The entity is the tag "entity" (ingest.entityTag): an entity id, else an object's discovery_id. The metric is the given name followed by the other tags sorted by name as .name.value. Each point stands alone, as in OpenTSDB: the good ones are stored; when some are refused the answer is 400 naming them, or with ?details 200 {success, failed, errors:[{datapoint, error}]} (?summary: no errors). 400 when none could be stored.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Present (?details): answer 200 {success, failed, errors} as OpenTSDB does */
+                    details?: string;
+                    /** @description Present (?summary): answer 200 {success, failed} */
+                    summary?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description One OpenTSDB data point {"metric":"sys.cpu.user","timestamp":1700000000,"value":42.5,"tags":{"entity":"12","cpu":"0"}} or an array of them. timestamp: seconds, or milliseconds when above 10^10; value: a number or a numeric string; tags: strings, one of them (ingest.entityTag) naming the entity. */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: number;
+                            failed: number;
+                            errors?: {
+                                datapoint: unknown;
+                                error: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/objects/{id}/manual-state": {
         parameters: {
             query?: never;
@@ -9221,6 +9380,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/provisioning/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the provisioning directory (configuration as code), or only show what would change
+         * @description Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. Objects made by provisioning (owner_id "provisioning") that the files no longer describe are deleted; objects made by hand never are.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dryRun: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dir: string;
+                            files: string[];
+                            dryRun: boolean;
+                            /** @description false for a dry run, and when nothing was to change */
+                            applied: boolean;
+                            changes: {
+                                action: "create" | "update" | "delete";
+                                kind: "class" | "level" | "object" | "user";
+                                /** @description class or level name, object discovery_id, user login */
+                                key: string;
+                                details: string[];
+                                /** @description the change in one readable line */
+                                summary: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/web/settings": {
         parameters: {
             query?: never;
@@ -9263,6 +9482,60 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/ingest/prometheus/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prometheus remote-write 1.0 (snappy protobuf); 200 once stored, with counts of what was skipped
+         * @description Right push-data, or the modify right of the entity's kind (objects: modify-objects or manage-objects; links: modify-links or manage-links). Content-Type application/x-protobuf, Content-Encoding snappy. Each series goes to the entity its label "entity" (ingest.entityLabel) names by id, else by an object's discovery_id. The metric is __name__ followed by the other labels sorted by name as .name.value (job, instance and the entity label left out; dots and commas in values become _). Series or samples that cannot be taken are skipped and counted, never a 4xx: Prometheus drops a batch answered 4xx.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Samples in the request */
+                            samples: number;
+                            /** @description Samples stored (journaled and evaluated before this answer) */
+                            stored: number;
+                            /** @description Samples left out, by reason: no entity label; a name /stat would refuse; NaN or ±Inf; Prometheus staleness markers; no visible entity has that id or discovery_id; no push right or outside objectPermissions; timestamp past engine.maxFutureMs ahead */
+                            skipped: {
+                                noEntityLabel: number;
+                                invalidName: number;
+                                nonFinite: number;
+                                stale: number;
+                                unknownEntity: number;
+                                denied: number;
+                                badTimestamp: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
