@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import protobuf from 'protobufjs';
+import { WriteRequest } from '../src/modules/ingest/remote-write-proto.js';
 import { compressSync } from 'snappy';
 import { runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
@@ -18,14 +18,6 @@ const ENTITIES = envInt('ENTITIES', 20);
 const METRICS = envInt('METRICS', 50);
 const ROUNDS = envInt('ROUNDS', 2);
 const dirs: string[] = [];
-
-const WriteRequest = protobuf.parse(`
-  syntax = "proto3";
-  message WriteRequest { repeated TimeSeries timeseries = 1; }
-  message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
-  message Label { string name = 1; string value = 2; }
-  message Sample { double value = 1; int64 timestamp = 2; }
-`).root.lookupType('WriteRequest');
 
 /** Each request a fresh millisecond, so no two carry the same point. */
 let clock = Date.now() - 3_600_000;

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import protobuf from 'protobufjs';
+import { WriteRequest } from '../src/modules/ingest/remote-write-proto.js';
 import { compressSync } from 'snappy';
 import { dataClient, until } from './helpers/data.js';
 import { adminClient } from './helpers/entities.js';
@@ -23,15 +23,6 @@ const { mkObject } = adminClient(() => server);
 const d = dataClient(() => server);
 let n = 0;
 const fresh = async (extra: Record<string, unknown> = {}) => (await mkObject({ name: `prom-${++n}`, parent_id: ['1'], ...extra })).id as string;
-
-// The remote-write 1.0 messages, declared here apart from the server's own decoder.
-const WriteRequest = protobuf.parse(`
-  syntax = "proto3";
-  message WriteRequest { repeated TimeSeries timeseries = 1; }
-  message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
-  message Label { string name = 1; string value = 2; }
-  message Sample { double value = 1; int64 timestamp = 2; }
-`).root.lookupType('WriteRequest');
 
 type Series = { labels: Record<string, string>; samples: Array<[number, number]> };
 const encode = (series: Series[]) => Buffer.from(WriteRequest.encode(WriteRequest.fromObject({

@@ -1,13 +1,14 @@
 // A PostgreSQL restart under a running server: writes while the database is down are answered
 // with an error (never a 2xx whose data is then missing), and once it is back, reads and writes
-// work again without restarting Vigil. Runs on a PostgreSQL cluster of its own (it is stopped
-// and started here), so it means the same in either pass of the test run.
+// work again without restarting Vigil; readiness (GET /health/ready) answers 503 meanwhile while
+// liveness stays ok. Runs on a PostgreSQL cluster of its own (it is stopped and started here),
+// so it means the same in either pass of the test run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDatabase, startPostgresCluster, type PostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { adminClient } from './helpers/entities.js';
 import { dataClient, until } from './helpers/data.js';
-import { startTestServer, type Reply, type TestServer } from './helpers/server.js';
+import { assertError, call, startTestServer, type Reply, type TestServer } from './helpers/server.js';
 
 let cluster: PostgresCluster;
 let server: TestServer;
@@ -61,5 +62,24 @@ describe('PostgreSQL restarting under a running server', () => {
     assert.equal((await asAdmin('GET', `/objects/${before.id}`)).body.name, 'before-outage', 'the refused rename did not happen');
     const incidents = (await asAdmin('GET', '/incidents?limit=1000')).body as Array<{ text: string }>;
     assert.equal(incidents.filter((i) => i.text === 'during outage').length, 0, 'the refused incident does not exist');
+  });
+
+  it('readiness answers 503 with Retry-After while PostgreSQL is down (liveness stays ok), and ok once it is back', async () => {
+    assert.equal((await call(server, 'GET', '/health/ready')).status, 200);
+    cluster.pause();
+    try {
+      // The last answer is kept for a second: the next ones see the outage.
+      const down = await until('ready reports the outage', () => call(server, 'GET', '/health/ready'), (r) => r.status !== 200, 10_000);
+      assertError(down, 503, 'ServiceUnavailable', /database/);
+      assert.equal(down.headers.get('retry-after'), '5');
+      const started = Date.now();
+      assertError(await call(server, 'GET', '/health/ready'), 503, 'ServiceUnavailable');
+      assert.ok(Date.now() - started < 3_000, 'a probe does not wait for the database for long');
+      const live = await call(server, 'GET', '/health/live');
+      assert.equal(live.status, 200, 'the process itself is alive');
+    } finally {
+      cluster.resume();
+    }
+    await until('ready again', () => call(server, 'GET', '/health/ready'), (r) => r.status === 200, 15_000);
   });
 });

@@ -4,10 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
 import { BackupError } from '../storage/sqlite/backup-manifest.js';
 import { createBackup } from '../storage/sqlite/backup.js';
-import type { CliCommand } from './command.js';
+import { loadCliConfig, type CliCommand } from './command.js';
 
 const USAGE = `npm run vigil -- backup [--replace] <file>
   Writes a consistent backup of the SQLite installation in DATA_DIR (vigil.db, events.db and
@@ -40,16 +39,8 @@ export const backupCommand: CliCommand = {
       err(`${(e as Error).message}\nusage: ${USAGE}`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig();
-    } catch (e) {
-      if (e instanceof ConfigError) {
-        err(`vigil: ${e.message}`);
-        return 2;
-      }
-      throw e;
-    }
+    const config = loadCliConfig(err);
+    if (!config) return 2;
     if (config.databaseUrl) {
       err(`vigil: ${PG_DUMP_HINT}`);
       return 1;

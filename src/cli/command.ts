@@ -1,6 +1,8 @@
 // The shape of one operator command of `vigil` (src/cli.ts dispatches by name): its usage
 // text and its run, which prints through `io` and answers an exit code (0 done, 1 failed,
-// 2 bad usage), never calling process.exit itself, so tests can run it in-process.
+// 2 bad usage), never calling process.exit itself, so tests can run it in-process. And what
+// the commands share: reading the server's configuration.
+import { ConfigError, loadConfig, type Config } from '../config.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -11,4 +13,20 @@ export interface CliCommand {
   /** One or more lines: `npm run vigil -- <name> ...` and what it does. */
   usage: string;
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+/**
+ * The configuration as the server reads it (DATA_DIR, CONFIG_FILE, ...); undefined after
+ * printing why it is invalid (the command then exits 2).
+ */
+export function loadCliConfig(err: CliIo['err']): Config | undefined {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(`vigil: ${e.message}`);
+      return undefined;
+    }
+    throw e;
+  }
 }

@@ -1,10 +1,9 @@
 // `vigil copy-data --to postgres://...`: copies DATA_DIR's SQLite installation (vigil.db and
 // events.db) into an empty PostgreSQL database. The work lives in src/storage/copy/.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
 import { copySqliteToPostgres, TargetNotEmptyError } from '../storage/copy/copy-data.js';
 import { SourceBusyError } from '../storage/copy/sqlite-source.js';
-import type { CliCommand } from './command.js';
+import { loadCliConfig, type CliCommand } from './command.js';
 
 const USAGE = `npm run vigil -- copy-data --to postgres://USER:PASSWORD@HOST:PORT/DATABASE
   Copies the SQLite installation in DATA_DIR (vigil.db and events.db) into an empty PostgreSQL
@@ -27,16 +26,8 @@ export const copyDataCommand: CliCommand = {
       err(`--to must be a postgres:// URL\nusage: ${USAGE}`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig();
-    } catch (e) {
-      if (e instanceof ConfigError) {
-        err(`vigil: ${e.message}`);
-        return 2;
-      }
-      throw e;
-    }
+    const config = loadCliConfig(err);
+    if (!config) return 2;
     out(`copying ${config.dataDir} into ${redact(to)}`);
     const started = Date.now();
     try {

@@ -2,8 +2,8 @@
 // directory (POST /node/api/provisioning/apply) and prints the plan. The server does the work:
 // it holds the catalog in memory, so a second process writing its database behind its back
 // would be overwritten or go unseen.
-import { ConfigError, loadConfig, serverClientSettings } from '../config.js';
-import type { CliCommand, CliIo } from './command.js';
+import { serverClientSettings } from '../config.js';
+import { loadCliConfig, type CliCommand, type CliIo } from './command.js';
 
 const USAGE = `npm run vigil -- provision --dry-run | apply
   Shows what the running server would change to match its provisioning directory
@@ -49,15 +49,9 @@ export const provisionCommand: CliCommand = {
     const dryRun = mode === '--dry-run';
     let base = serverClientSettings().url;
     if (!base) {
-      try {
-        base = `http://127.0.0.1:${loadConfig().port}`;
-      } catch (e) {
-        if (e instanceof ConfigError) {
-          io.err(`vigil: ${e.message}`);
-          return 2;
-        }
-        throw e;
-      }
+      const config = loadCliConfig(io.err);
+      if (!config) return 2;
+      base = `http://127.0.0.1:${config.port}`;
     }
     const auth = authorization();
     if (!auth) {

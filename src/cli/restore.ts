@@ -1,10 +1,9 @@
 // `vigil restore <file>`: a backup file (vigil backup) into an empty DATA_DIR, checked before
 // anything is written. The work lives in src/storage/sqlite/backup-restore.ts.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
 import { BackupError } from '../storage/sqlite/backup-manifest.js';
 import { restoreBackup } from '../storage/sqlite/backup-restore.js';
-import type { CliCommand } from './command.js';
+import { loadCliConfig, type CliCommand } from './command.js';
 
 const USAGE = `npm run vigil -- restore <file>
   Restores a file written by \`vigil backup\` into DATA_DIR, which must be empty or absent.
@@ -23,16 +22,8 @@ export const restoreCommand: CliCommand = {
       err(`${(e as Error).message}\nusage: ${USAGE}`);
       return 2;
     }
-    let config;
-    try {
-      config = loadConfig();
-    } catch (e) {
-      if (e instanceof ConfigError) {
-        err(`vigil: ${e.message}`);
-        return 2;
-      }
-      throw e;
-    }
+    const config = loadCliConfig(err);
+    if (!config) return 2;
     if (config.databaseUrl) {
       err('vigil: DATABASE_URL is set: a backup file restores the embedded SQLite installation into DATA_DIR. Unset DATABASE_URL (a PostgreSQL database is restored with pg_restore; see the README, "Backups").');
       return 1;

@@ -1,22 +1,13 @@
 // Prometheus remote-write 1.0: a snappy block-compressed protobuf prometheus.WriteRequest,
-// decoded and turned into named points (metric-name.ts) for the ingest service. Only the
-// messages read are declared (metadata, field 3, is skipped as an unknown field). The
+// decoded (remote-write-proto.ts) and turned into named points (metric-name.ts) for the ingest
+// service. The
 // uncompressed size is read from the snappy header and refused past the limit before any
 // byte is decompressed, so a small body cannot expand into a large allocation.
-import protobuf from 'protobufjs';
 import { uncompressSync } from 'snappy';
 import { AppError, badRequest } from '../../errors.js';
 import type { IngestPoint } from './ingest-point.js';
 import { dottedMetricName } from './metric-name.js';
-
-const WriteRequest = protobuf.parse(`
-  syntax = "proto3";
-  package prometheus;
-  message WriteRequest { repeated TimeSeries timeseries = 1; }
-  message TimeSeries { repeated Label labels = 1; repeated Sample samples = 2; }
-  message Label { string name = 1; string value = 2; }
-  message Sample { double value = 1; int64 timestamp = 2; }
-`).root.lookupType('prometheus.WriteRequest');
+import { WriteRequest } from './remote-write-proto.js';
 
 interface Long { toNumber(): number }
 interface DecodedRequest {
