@@ -4,17 +4,13 @@
 // documented names. Then hand-made requests (protobuf encoded and snappy compressed here):
 // what is skipped and counted, and what is refused (400, 401, 403, 413).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WriteRequest } from '../src/modules/ingest/remote-write-proto.js';
 import { compressSync } from 'snappy';
 import { dataClient, until } from './helpers/data.js';
 import { adminClient } from './helpers/entities.js';
-import { freeTcpPort } from './helpers/ports.js';
+import { startPrometheus, type RunningPrometheus } from './helpers/prometheus.js';
 import { ADMIN, adminAuth, assertError, basic, call, createUser, useTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -47,13 +43,10 @@ function withStale(message: Buffer): Buffer {
 
 describe('a real Prometheus remote-writing to the server', () => {
   let target: Server;
-  let prometheus: ChildProcess | undefined;
-  let dir: string;
+  let prometheus: RunningPrometheus | undefined;
   let requests = 42;
-  let output = '';
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vigil-prom-'));
     target = createServer((_req, res) => {
       res.setHeader('content-type', 'text/plain; version=0.0.4');
       res.end([
@@ -70,22 +63,14 @@ describe('a real Prometheus remote-writing to the server', () => {
   });
 
   after(async () => {
-    if (prometheus && prometheus.exitCode === null) {
-      const exited = new Promise((r) => prometheus!.once('exit', r));
-      prometheus.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (prometheus.exitCode === null) prometheus.kill('SIGKILL');
-    }
+    await prometheus?.stop();
     await new Promise((r) => target.close(r));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('scraped series arrive in the object\'s history under dotted names (job, instance and entity left out)', async () => {
     const id = await fresh();
     const targetPort = (target.address() as { port: number }).port;
-    const webPort = await freeTcpPort();
-    const config = join(dir, 'prometheus.yml');
-    writeFileSync(config, JSON.stringify({
+    prometheus = await startPrometheus(() => ({
       global: { scrape_interval: '1s', evaluation_interval: '1s' },
       scrape_configs: [{ job_name: 'demo', scrape_interval: '1s', static_configs: [{ targets: [`127.0.0.1:${targetPort}`], labels: { entity: id } }] }],
       remote_write: [{
@@ -94,14 +79,10 @@ describe('a real Prometheus remote-writing to the server', () => {
         queue_config: { batch_send_deadline: '1s', min_backoff: '100ms', max_backoff: '1s' },
       }],
     }));
-    prometheus = spawn('/usr/bin/prometheus', [
-      `--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`, '--log.level=warn',
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
-    prometheus.stderr!.on('data', (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000)));
 
     const temp = 'demo_temperature_celsius.room.lab_1';
     const counter = 'demo_requests_total.code.200.method.get';
-    const metrics = await until(`metrics of object ${id} (prometheus said: ${output})`, async () => (await d.metrics(id)).body as string[],
+    const metrics = await until(`metrics of object ${id} (prometheus said: ${prometheus.output()})`, async () => (await d.metrics(id)).body as string[],
       (m) => m.includes(temp) && m.includes(counter) && m.includes('up'), 20_000);
     assert.ok(!metrics.includes('demo_broken'), 'a NaN sample is not stored');
     assert.ok(!metrics.some((m) => m.includes('job') || m.includes('instance') || m.includes('entity')), metrics.join(' '));

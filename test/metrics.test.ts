@@ -3,9 +3,6 @@
 // server does (requests by route pattern, measurements pushed, MQTT messages logged, live-stream
 // clients); liveness and readiness; the request id echoed or made.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import mqtt from 'mqtt';
@@ -13,6 +10,7 @@ import { dataClient, openStream, until } from './helpers/data.js';
 import { adminClient, as } from './helpers/entities.js';
 import { ADMIN, adminAuth, assertError, call, createUser, startTestServer, useTestServer, type TestServer } from './helpers/server.js';
 import { freeTcpPort } from './helpers/ports.js';
+import { startPrometheus, type RunningPrometheus } from './helpers/prometheus.js';
 import { testBackend } from './helpers/test-database.js';
 
 const TOKEN = 'scrape-token-0123456789';
@@ -201,41 +199,20 @@ describe('GET /metrics open to anyone when configured', () => {
 });
 
 describe('a real Prometheus scraping /metrics with the token', () => {
-  let prometheus: ChildProcess | undefined;
-  let dir: string;
-  let output = '';
-  after(async () => {
-    if (prometheus && prometheus.exitCode === null) {
-      const exited = new Promise((r) => prometheus!.once('exit', r));
-      prometheus.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (prometheus.exitCode === null) prometheus.kill('SIGKILL');
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  let prometheus: RunningPrometheus | undefined;
+  after(async () => prometheus?.stop());
 
   it('scrapes the target (up = 1) and stores the server\'s series', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vigil-scrape-'));
-    const webPort = await freeTcpPort();
-    writeFileSync(join(dir, 'token'), TOKEN, { mode: 0o600 });
     // The scrape configuration the README shows, pointed at the test server.
-    writeFileSync(join(dir, 'prometheus.yml'), JSON.stringify({
+    prometheus = await startPrometheus((dir) => ({
       global: { scrape_interval: '1s' },
       scrape_configs: [{ job_name: 'vigil', authorization: { credentials_file: join(dir, 'token') }, static_configs: [{ targets: [new URL(server.url).host] }] }],
-    }));
-    prometheus = spawn('/usr/bin/prometheus', [
-      `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`, '--log.level=warn',
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
-    prometheus.stderr!.on('data', (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000)));
-    const query = async (q: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> => {
-      const res = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(q)}`).catch(() => undefined);
-      if (!res?.ok) return [];
-      return ((await res.json()) as { data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } }).data.result;
-    };
-    const up = await until(`Prometheus scraped the server (it said: ${output})`, () => query('up{job="vigil"}'), (r) => r.length === 1, 20_000);
-    assert.equal(up[0]!.value[1], '1', `the scrape succeeded (it said: ${output})`);
-    const series = await query('vigil_http_requests_total{route="/metrics"}');
+    }), { token: TOKEN });
+    const p = prometheus;
+    const up = await until(`Prometheus scraped the server (it said: ${p.output()})`, () => p.query('up{job="vigil"}'), (r) => r.length === 1, 20_000);
+    assert.equal(up[0]!.value[1], '1', `the scrape succeeded (it said: ${p.output()})`);
+    const series = await p.query('vigil_http_requests_total{route="/metrics"}');
     assert.ok(series.length >= 1 && Number(series[0]!.value[1]) >= 1, JSON.stringify(series));
-    assert.equal((await query('vigil_storage_info')).length, 1);
+    assert.equal((await p.query('vigil_storage_info')).length, 1);
   });
 });
