@@ -35,7 +35,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { EventLogStore, NewEventRecord } from '../src/storage/event-log-types.js';
+import type { EventLogStore } from '../src/storage/event-log-types.js';
 import { openPostgresStorage } from '../src/storage/postgres/open-postgres.js';
 import { DEFAULT_PG_SETTINGS } from '../src/storage/postgres/pg-db.js';
 import { createSqliteEventLogStore, EVENT_LOG_FILE } from '../src/storage/sqlite/event-log-store.js';
@@ -45,6 +45,7 @@ import { runBench, startServer, stopServer, type Server } from './lib/child-serv
 import { AUTH, envInt, root } from './lib/entity-seed.js';
 import { trapTemplate, type FromSender, type SenderStart } from './lib/trap-sender.js';
 import { summarizeProfile } from './lib/cpu-profile.js';
+import { fill, RARE_OID, UNMATCHED_SOURCES, type FillEntity } from './lib/event-log-fill.js';
 
 const FILL = (process.env.FILL ?? '0,1000000,5000000').split(',').map((s) => Number(s.trim()));
 const BACKENDS = (process.env.BACKENDS ?? 'sqlite,postgres').split(',').map((s) => s.trim());
@@ -56,10 +57,6 @@ const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
 const ROUNDS = Math.max(1, envInt('ROUNDS', 2));
 /** Traps of the profiled round: long enough that the server's start-up is a small part of the profile. */
 const PROFILE_TRAPS = envInt('PROFILE_TRAPS', 200_000);
-const UNMATCHED_SOURCES = 50;
-const LINK_DOWN = '1.3.6.1.6.3.1.1.5.3';
-const RARE_OID = '1.3.6.1.4.1.99999.0.7';
-const FILL_SPACING_MS = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
 if (FILL.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`FILL must be a comma-separated list of record counts, not ${process.env.FILL}`);
@@ -67,7 +64,7 @@ if (FILL.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`FILL must 
 const dirs: string[] = [];
 const sourceOf = (k: number) => (k < 250 ? `127.0.1.${k + 1}` : `127.0.3.${k - 249}`);
 
-interface Entity { id: string; name: string; ip: string }
+type Entity = FillEntity;
 
 interface AtSize {
   records: number;
@@ -96,50 +93,6 @@ async function timed(base: string, path: string): Promise<{ ms: number; rows: nu
   const t0 = performance.now();
   const r = await req(base, 'GET', path);
   return { ms: performance.now() - t0, rows: Array.isArray(r) ? r.length : (r.items?.length ?? r.records?.length ?? 0) };
-}
-
-// ---- Filling through the store ---------------------------------------------------------------
-function fillRecord(i: number, ts: number, entities: Entity[], seed: number): NewEventRecord {
-  const h = Math.imul(i ^ seed, 2654435761) >>> 0;
-  const e = h % 10 < 8 ? entities[h % entities.length]! : undefined;
-  const entity = e ? { entityId: e.id, entityType: 1 as const, entityName: e.name } : null;
-  if (h % 5 < 3) {
-    const oid = h % 1000 === 7 ? RARE_OID : ['1.3.6.1.6.3.1.1.5.3', '1.3.6.1.6.3.1.1.5.4', '1.3.6.1.6.3.1.1.5.1', '1.3.6.1.4.1.9.9.41.2.0.1'][h % 4]!;
-    const sender = e ? e.ip : `127.0.2.${1 + (h % UNMATCHED_SOURCES)}`;
-    return {
-      timestamp: ts, type: 1, agentId: 'snmp-trap@bench:162', entity,
-      payload: {
-        senderAddress: sender, senderPort: 40000 + (h % 20000), version: '2c', pduType: 'trap', trapOid: oid, trapName: oid === LINK_DOWN ? 'linkDown' : undefined,
-        bindings: [
-          { oid: '1.3.6.1.2.1.2.2.1.1.2', type: 'Integer', value: 2 },
-          { oid: '1.3.6.1.2.1.2.2.1.2.2', type: 'OctetString', value: 'GigabitEthernet0/2' },
-          { oid: '1.3.6.1.2.1.2.2.1.8.2', type: 'Integer', value: 2 },
-          { oid: '1.3.6.1.4.1.99999.1.0', type: 'Integer', value: i },
-        ],
-        text: `trap ${oid} from ${sender}`,
-      },
-    };
-  }
-  const topic = e ? `objects/${e.id}/stat` : `sensors/room-${h % 97}/temperature`;
-  return {
-    timestamp: ts, type: 2, agentId: 'mqtt-broker@bench:1883', entity,
-    payload: { topic, message: { temperature: 20 + (h % 100) / 10, seq: i }, qos: h % 2, retain: false, clientId: `client-${h % 50}`, login: 'admin' },
-  };
-}
-
-/** Appends `n` records with timestamps after `fromTs`, ending before now; returns records/s. */
-async function fill(store: EventLogStore, n: number, fromTs: number, entities: Entity[], seed: number): Promise<number> {
-  const end = Date.now() - 60_000;
-  const start = Math.max(fromTs + 1, end - n * FILL_SPACING_MS);
-  const step = (end - start) / Math.max(1, n);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += 5000) {
-    const batch: NewEventRecord[] = [];
-    for (let j = i; j < Math.min(n, i + 5000); j++) batch.push(fillRecord(j, Math.floor(start + j * step), entities, seed));
-    await store.append(batch);
-    if (i % 500_000 === 0 && i > 0) process.stdout.write(`    filled ${fmt(i)} (${fmt(i / ((performance.now() - t0) / 1000))}/s)\n`);
-  }
-  return n / ((performance.now() - t0) / 1000);
 }
 
 // ---- A backend ----------------------------------------------------------------------------------
