@@ -2,13 +2,12 @@
 // Operator commands beside the server (`npm run vigil -- <command>`), configured as the server
 // is (DATA_DIR, CONFIG_FILE, ...). Each command is a file of src/cli/ (its usage and its run);
 // this file picks one by name and turns its answer into the exit code.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { CliCommand, CliIo } from './cli/command.js';
 import { backupCommand } from './cli/backup.js';
 import { copyDataCommand } from './cli/copy-data.js';
 import { restoreCommand } from './cli/restore.js';
 import { provisionCommand } from './cli/provision.js';
+import { isMainModule } from './main-module.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   'copy-data': copyDataCommand,
@@ -30,7 +29,7 @@ export async function runCli(argv: string[], out: CliIo['out'], err: CliIo['err'
 }
 
 // Run as a `bin` entry, argv[1] is the symlink (node_modules/.bin/vigil); the module's URL is the real file.
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+if (isMainModule(import.meta.url)) {
   runCli(process.argv.slice(2), (l) => process.stdout.write(l + '\n'), (l) => process.stderr.write(l + '\n')).then(
     (code) => process.exit(code),
     (e: unknown) => {

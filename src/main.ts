@@ -1,5 +1,5 @@
 // read config → open storage → build app → start listeners; and the way back on SIGTERM/SIGINT.
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
@@ -9,6 +9,7 @@ import type { Readiness } from './modules/health/routes.js';
 import { createServices } from './services.js';
 import { cachedDatabaseCheck } from './modules/health/database-check.js';
 import { startListeners } from './listeners.js';
+import { isMainModule } from './main-module.js';
 import { securePrivateDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open-storage.js';
 
@@ -184,9 +185,10 @@ async function main(): Promise<void> {
   if (stopRequested) shutdown(stopRequested);
 }
 
-// Started through a symlinked path (a release directory linked as `current`), argv[1] is that
-// path and the module's URL the real file: without realpath the server would exit 0, silently.
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+// Started through a symlinked path (a release directory linked as `current`), or without the
+// extension, argv[1] is not the module's real file: isMainModule resolves it (else the server
+// would exit 0, silently).
+if (isMainModule(import.meta.url)) {
   main().catch((err: unknown) => {
     process.stderr.write(`vigil: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);

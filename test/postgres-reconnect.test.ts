@@ -71,6 +71,7 @@ describe('PostgreSQL restarting under a running server', () => {
       // The last answer is kept for a second: the next ones see the outage.
       const down = await until('ready reports the outage', () => call(server, 'GET', '/health/ready'), (r) => r.status !== 200, 10_000);
       assertError(down, 503, 'ServiceUnavailable', /database/);
+      assert.doesNotMatch(down.body.message, /127\.0\.0\.1|ECONNREFUSED|\d{4,5}/, 'the public answer does not carry the database\'s address or error');
       assert.equal(down.headers.get('retry-after'), '5');
       const started = Date.now();
       assertError(await call(server, 'GET', '/health/ready'), 503, 'ServiceUnavailable');

@@ -62,11 +62,15 @@ export function healthRoutes(app: Api, { readiness }: { readiness: Readiness }):
       security: [],
     },
     config: { public: true },
-  }, async () => {
+  }, async (req) => {
     const retry = { 'retry-after': RETRY_AFTER_S };
     if (!readiness.ready) throw new AppError('ServiceUnavailable', 'not ready: starting or stopping', retry);
     const problem = await readiness.database?.();
-    if (problem !== undefined) throw new AppError('ServiceUnavailable', `not ready: the database does not answer (${problem})`, retry);
+    if (problem !== undefined) {
+      // The route is public: the database's own words (its address, the user it refused) go to the log only.
+      req.log.warn({ problem }, 'not ready: the database does not answer');
+      throw new AppError('ServiceUnavailable', 'not ready: the database does not answer', retry);
+    }
     return { status: 'ok' as const };
   });
 }

@@ -35,6 +35,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     throw err;
   }
   const eventLog = createPgEventLogStore(db) as ReturnType<typeof createPgEventLogStore> & { close?(): Promise<void> };
+  const health = pgHealth(db);
   return {
     capabilities: PG_CAPABILITIES,
     users: createPgUsersStore(db),
@@ -50,8 +51,9 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     agents: createPgAgentsStore(db),
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),
-    health: pgHealth(db),
+    health,
     close: async () => {
+      await health.close();
       await eventLog.close?.();
       await db.close();
     },
