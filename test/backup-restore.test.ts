@@ -4,8 +4,9 @@
 // the command started must be in a server started on the restored directory. The history
 // checkpoint is an hour away, so every pushed value lives only in the intake journal of
 // vigil.db: the test checks the backup carries the journal and the restored server replays it.
-// Then the refusals: a non-empty target, a damaged file (gzip and checksum), PostgreSQL.
-// SQLite only by nature (it backs up the SQLite files).
+// Then the refusals, on a small backup of their own: a non-empty target, a damaged file
+// (gzip and checksum), PostgreSQL. SQLite only by nature (it backs up the SQLite files).
+// No fixed waits: the load runs until each kind of write has been acknowledged often enough.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,17 +34,34 @@ function vigil(args: string[], env: Record<string, string>): Promise<Run> {
   });
 }
 
-const sourceDir = join(work, 'source');
-const restoredDir = join(work, 'restored');
-const backupFile = join(work, 'vigil-backup.tgz');
+/** The first test's folder (the second works in a folder of its own). */
+const loadDir = join(work, 'load');
+const sourceDir = join(loadDir, 'source');
+const restoredDir = join(loadDir, 'restored');
+const backupFile = join(loadDir, 'vigil-backup.tgz');
 const SECRET_FILE = 'initial-admin-password.txt';
 const HOUR = 3_600_000;
+/** Writes of each kind acknowledged before the backup starts. */
+const LOAD_BEFORE_BACKUP = 20;
+/** Generous: the load reaches LOAD_BEFORE_BACKUP in well under a second on an idle machine. */
+const LOAD_DEADLINE_MS = 20_000;
+
+/** Resolves once `condition()` holds; fails after `deadlineMs`, or at once when `failed()` says so. */
+async function waitFor(what: string, condition: () => boolean, failed: () => boolean, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (failed()) return; // the caller awaits the failing promise, which reports why
+    if (Date.now() > deadline) assert.fail(`${what}: not reached within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** What the clients were told was stored: pushes (object, timestamp, value), MQTT messages, objects. */
 const acked = { pushes: [] as Array<{ id: string; ts: number; v: number }>, messages: [] as Array<{ topic: string; n: number }>, objects: [] as Array<{ id: string; name: string }> };
 type Acked = { [K in keyof typeof acked]: (typeof acked)[K] };
 
 test('a backup taken under intake load restores every write acknowledged before it started', async (t) => {
+  mkdirSync(loadDir);
   mkdirSync(sourceDir, { mode: 0o700 });
   // As the server writes it when it generates the first admin password (not here: ADMIN_PASSWORD is set).
   writeFileSync(join(sourceDir, SECRET_FILE), 'generated-secret\n', { mode: 0o600 });
@@ -88,9 +106,21 @@ test('a backup taken under intake load restores every write acknowledged before 
     };
     const load = Promise.all([...pushTargets.map(pusher), ...mqttTargets.map(publisher), creator()]);
     // Guard: a failing client stops the others, and the test reports its error.
-    load.catch(() => (running = false));
+    let loadFailed = false;
+    load.catch(() => {
+      loadFailed = true;
+      running = false;
+    });
 
-    await new Promise((r) => setTimeout(r, 1000));
+    const kinds = Object.keys(acked) as Array<keyof Acked>;
+    try {
+      await waitFor(`${LOAD_BEFORE_BACKUP} acknowledged writes of each kind`, () => kinds.every((k) => acked[k].length >= LOAD_BEFORE_BACKUP), () => loadFailed, LOAD_DEADLINE_MS);
+    } catch (err) {
+      running = false;
+      await load;
+      throw err;
+    }
+    if (loadFailed) await load; // throws the client's error
     // Acknowledged before the command starts: copies taken at the moment it is launched.
     const before: Acked = { pushes: [...acked.pushes], messages: [...acked.messages], objects: [...acked.objects] };
     const started = Date.now();
@@ -101,13 +131,13 @@ test('a backup taken under intake load restores every write acknowledged before 
     t.diagnostic(`backup command ${tookMs} ms; acknowledged before it / in all: ${(Object.keys(before) as Array<keyof Acked>).map((k) => `${k} ${before[k].length}/${acked[k].length}`).join(', ')}`);
     assert.equal(backup.code, 0, backup.stderr);
     assert.match(backup.stdout, /written to .*vigil-backup\.tgz/);
-    for (const k of Object.keys(before) as Array<keyof Acked>) {
-      assert.ok(before[k].length > 10, `${k}: load ran before the backup (${before[k].length})`);
+    for (const k of kinds) {
+      assert.ok(before[k].length >= LOAD_BEFORE_BACKUP, `${k}: load ran before the backup (${before[k].length})`);
       // The server took writes while the command ran: the backup was online, under load.
       assert.ok(acked[k].length > before[k].length, `${k}: writes were acknowledged while the backup ran`);
     }
     assert.equal(statSync(backupFile).mode & 0o777, 0o600, 'the backup file is private');
-    assert.deepEqual(readdirSync(work).sort(), ['source', 'vigil-backup.tgz'], 'no temporary file is left beside the backup');
+    assert.deepEqual(readdirSync(loadDir).sort(), ['source', 'vigil-backup.tgz'], 'no temporary file is left beside the backup');
     await source.stop();
     source = undefined;
 
@@ -156,43 +186,54 @@ test('a backup taken under intake load restores every write acknowledged before 
 });
 
 test('restore refuses a non-empty directory and a damaged file, writing nothing; backup refuses PostgreSQL and a missing installation', async () => {
-  assert.ok(existsSync(backupFile), 'the first test made the backup');
+  // Its own small installation and backup: this test does not depend on the first one.
+  const dir = join(work, 'refusals');
+  mkdirSync(dir);
+  const installDir = join(dir, 'install');
+  mkdirSync(installDir, { mode: 0o700 });
+  const server = await startTestServer({ databaseUrl: '' }, installDir);
+  await server.stop();
+  const smallBackup = join(dir, 'small.tgz');
+  const made = await vigil(['backup', smallBackup], { DATA_DIR: installDir });
+  assert.equal(made.code, 0, made.stderr);
+
   // A byte flipped in the middle of the compressed stream.
-  const flipped = join(work, 'flipped.tgz');
-  const bytes = readFileSync(backupFile);
+  const flipped = join(dir, 'flipped.tgz');
+  const bytes = readFileSync(smallBackup);
   const middle = Math.floor(bytes.length / 2);
   bytes.writeUInt8(bytes.readUInt8(middle) ^ 0xff, middle);
   writeFileSync(flipped, bytes);
   // A byte changed inside vigil.db, packed again into a well-formed archive: only the checksum tells.
-  const unpacked = join(work, 'unpacked');
+  const unpacked = join(dir, 'unpacked');
   mkdirSync(unpacked);
-  await tar.x({ file: backupFile, cwd: unpacked });
+  await tar.x({ file: smallBackup, cwd: unpacked });
   const db = join(unpacked, 'data', 'vigil.db');
   const content = readFileSync(db);
   const at = content.length - 100;
   content.writeUInt8(content.readUInt8(at) ^ 0x01, at);
   writeFileSync(db, content);
-  const tampered = join(work, 'tampered.tgz');
+  const tampered = join(dir, 'tampered.tgz');
   await tar.c({ gzip: true, file: tampered, cwd: unpacked, portable: true }, ['vigil-backup.json', ...readdirSync(join(unpacked, 'data')).map((f) => `data/${f}`)]);
 
   const empty = (name: string) => {
-    const dir = join(work, name);
-    mkdirSync(dir);
-    return dir;
+    const path = join(dir, name);
+    mkdirSync(path);
+    return path;
   };
-  const [intoFlipped, intoTampered, noInstall] = [empty('into-flipped'), empty('into-tampered'), empty('no-install')];
-  const restoredBefore = readdirSync(restoredDir).sort();
+  const [intoFlipped, intoTampered, noInstall, occupied] = [empty('into-flipped'), empty('into-tampered'), empty('no-install'), empty('occupied')];
+  writeFileSync(join(occupied, 'vigil.db'), 'an installation already here');
   const [nonEmpty, damaged, mismatch, onPostgres, missing] = await Promise.all([
-    vigil(['restore', backupFile], { DATA_DIR: restoredDir }),
+    vigil(['restore', smallBackup], { DATA_DIR: occupied }),
     vigil(['restore', flipped], { DATA_DIR: intoFlipped }),
     vigil(['restore', tampered], { DATA_DIR: intoTampered }),
-    vigil(['backup', join(work, 'pg.tgz')], { DATA_DIR: sourceDir, DATABASE_URL: 'postgres://vigil@127.0.0.1:1/vigil' }),
-    vigil(['backup', join(work, 'none.tgz')], { DATA_DIR: noInstall }),
+    vigil(['backup', join(dir, 'pg.tgz')], { DATA_DIR: installDir, DATABASE_URL: 'postgres://vigil@127.0.0.1:1/vigil' }),
+    vigil(['backup', join(dir, 'none.tgz')], { DATA_DIR: noInstall }),
   ]);
 
   assert.equal(nonEmpty.code, 1);
   assert.match(nonEmpty.stderr, /is not empty .*restore into an empty or new data directory/);
-  assert.deepEqual(readdirSync(restoredDir).sort(), restoredBefore);
+  assert.deepEqual(readdirSync(occupied), ['vigil.db']);
+  assert.equal(readFileSync(join(occupied, 'vigil.db'), 'utf8'), 'an installation already here');
 
   assert.equal(damaged.code, 1);
   assert.match(damaged.stderr, /damaged/);
@@ -204,9 +245,9 @@ test('restore refuses a non-empty directory and a damaged file, writing nothing;
 
   assert.equal(onPostgres.code, 1);
   assert.match(onPostgres.stderr, /DATABASE_URL is set.*\n.*\n\s+pg_dump --format=custom/);
-  assert.ok(!existsSync(join(work, 'pg.tgz')));
+  assert.ok(!existsSync(join(dir, 'pg.tgz')));
 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no Vigil installation in .*no-install/);
-  assert.ok(!existsSync(join(work, 'none.tgz')));
+  assert.ok(!existsSync(join(dir, 'none.tgz')));
 });

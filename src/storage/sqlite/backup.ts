@@ -10,7 +10,11 @@
 // or a later version keeps there) are copied as they are; folders and links are not (reported).
 // Everything is packed into one gzipped tar with a manifest (backup-manifest.ts), written
 // 0600 under a temporary name and renamed: a failed backup leaves no file under the asked name.
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// The temporary file lives inside the private (0700, random name) staging folder beside the
+// target and is created there with O_EXCL: run as root into a shared folder, the backup never
+// opens or chmods a path another user could have made (a planted symlink is not followed).
+import { chmodSync, closeSync, copyFileSync, createWriteStream, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import Database from 'better-sqlite3';
 import * as tar from 'tar';
@@ -57,11 +61,13 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
   if (existsSync(file) && !options.replace) throw new BackupError(`${file} exists: choose another name, or pass --replace`);
 
   // Next to the backup file: same file system for the rename, and a snapshot the size of the
-  // database has room where the backup itself must fit anyway. mkdtemp makes it 0700.
+  // database has room where the backup itself must fit anyway. mkdtemp makes it 0700, under a
+  // name nobody could guess beforehand (and fails rather than use an existing one).
   const staging = mkdtempSync(join(dirname(file), `.${basename(file)}.staging-`));
   const data = join(staging, DATA_PREFIX);
   mkdirSync(data, { mode: 0o700 });
-  const partial = join(dirname(file), `.${basename(file)}.${process.pid}.partial`);
+  // Inside the staging folder: only this process can make entries there.
+  const partial = join(staging, 'backup.partial');
   try {
     const createdAt = (options.now ?? Date.now)();
     const files: ManifestEntry[] = [];
@@ -76,21 +82,27 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     const manifest: BackupManifest = { format: FORMAT, formatVersion: FORMAT_VERSION, vigilVersion: options.vigilVersion, createdAt, files };
     writeFileSync(join(staging, MANIFEST_ENTRY), JSON.stringify(manifest, null, 2) + '\n', { mode: FILE_MODE });
 
-    // The manifest first: a restore reads it before any file it describes.
-    const fd = openSync(partial, 'w', FILE_MODE);
-    closeSync(fd);
-    chmodSync(partial, FILE_MODE); // whatever the umask or an earlier leftover said
-    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true, strict: true, mode: FILE_MODE, maxReadSize: 1024 * 1024 }, [
-      MANIFEST_ENTRY,
-      ...files.map((f) => DATA_PREFIX + f.name),
-    ]);
-    syncFile(partial);
+    // 'wx': created here and now (O_EXCL, never through a link); fchmod on the descriptor, not
+    // the path: 0600 whatever the umask said.
+    const fd = openSync(partial, 'wx', FILE_MODE);
+    let bytes: number;
+    try {
+      fchmodSync(fd, FILE_MODE);
+      // The manifest first: a restore reads it before any file it describes.
+      const archive = tar.c({ gzip: true, cwd: staging, portable: true, strict: true, maxReadSize: 1024 * 1024 }, [
+        MANIFEST_ENTRY,
+        ...files.map((f) => DATA_PREFIX + f.name),
+      ]);
+      await pipeline(archive, createWriteStream('', { fd, autoClose: false }));
+      fsyncSync(fd);
+      bytes = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
+    // rename replaces whatever entry is at `file` (a link included) and never follows it.
     renameSync(partial, file);
     syncFile(dirname(file));
-    return { manifest, bytes: statSync(file).size, skipped };
-  } catch (err) {
-    rmSync(partial, { force: true });
-    throw err;
+    return { manifest, bytes, skipped };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
