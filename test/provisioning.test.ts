@@ -210,3 +210,66 @@ test('the route needs manage-configuration and a well-formed body', async () => 
   const bad = await call(server, 'POST', '/provisioning/apply', { headers: adminAuth, body: { dryRun: 'yes' } });
   assert.equal(bad.status, 400, bad.text);
 });
+
+test('the route is an administrator\'s: manage-configuration alone, or both rights with objectPermissions, answer 403 naming what is missing', async () => {
+  const site = byDiscovery(await objects(), 'site-hq');
+  const make = async (login: string, body: object) => {
+    const res = await call(server, 'POST', '/users', { headers: adminAuth, body: { login, password: `${login}-pass-1`, ...body } });
+    assert.equal(res.status, 201, res.text);
+    return { authorization: basic(login, `${login}-pass-1`) };
+  };
+  const configOnly = await make('configurer', { permissions: ['manage-configuration'] });
+  const restricted = await make('site-admin', { permissions: ['manage-configuration', 'manage-users'], objectPermissions: { include: [site.id] } });
+  const full = await make('full-admin', { permissions: ['manage-configuration', 'manage-users'] });
+  const apply = (headers: Record<string, string>) => call(server, 'POST', '/provisioning/apply', { headers, body: { dryRun: true } });
+
+  const one = await apply(configOnly);
+  assert.equal(one.status, 403, one.text);
+  assert.equal(one.body.code, 'Forbidden');
+  assert.match(one.body.message, /administrator's operation; missing: right "manage-users"$/);
+  assert.equal(one.body.changes, undefined, 'no plan in the answer');
+  const two = await apply(restricted);
+  assert.equal(two.status, 403, two.text);
+  assert.match(two.body.message, /missing: access to every object \(your objectPermissions restrict what you see\)$/);
+  assert.doesNotMatch(two.body.message, /right "/);
+  assert.equal((await apply(adminAuth)).status, 200);
+  const ok = await apply(full);
+  assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(ok.body.changes, []);
+});
+
+test('values the routes refuse are refused at validation, naming the file and path, before anything is applied', async () => {
+  writeFileSync(join(dir, '50-bad.yaml'), [
+    'levels:',
+    '  - { name: Severe, color: red }',
+    'objects:',
+    '  - { discovery_id: new-valid-object, name: fine }',
+    '  - { discovery_id: keyed, name: K, properties: { "": 1 } }',
+    'users:',
+    '  - { login: "bad:login", passwordEnv: OPS_PASSWORD }',
+    '  - { login: "with space", passwordEnv: OPS_PASSWORD }',
+    `  - { login: long-mail, passwordEnv: OPS_PASSWORD, email: ${'m'.repeat(321)} }`,
+  ].join('\n'));
+  const audit = await auditCount();
+  const levelsBefore = (await call(server, 'GET', '/incident-levels', { headers: adminAuth })).body.length;
+  try {
+    const res = await call(server, 'POST', '/provisioning/apply', { headers: adminAuth, body: { dryRun: false } });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'BadRequest');
+    const message: string = res.body.message;
+    assert.match(message, /^provisioning refused, nothing applied:/);
+    assert.match(message, /50-bad\.yaml: levels\[0\]\.color: must match pattern/);
+    assert.match(message, /50-bad\.yaml: users\[0\]\.login: must match pattern/);
+    assert.match(message, /50-bad\.yaml: users\[1\]\.login: must match pattern/);
+    assert.match(message, /50-bad\.yaml: users\[2\]\.email: must not have more than 320 characters/);
+    assert.match(message, /50-bad\.yaml: objects\[1\]\.properties\."": must not have fewer than 1 characters/);
+    assert.equal(message.split('\n').length, 6, message);
+  } finally {
+    unlinkSync(join(dir, '50-bad.yaml'));
+  }
+  assert.equal(await auditCount(), audit);
+  assert.equal(byDiscovery(await objects(), 'new-valid-object'), undefined);
+  assert.equal((await call(server, 'GET', '/incident-levels', { headers: adminAuth })).body.length, levelsBefore);
+  const users = await call(server, 'GET', '/users', { headers: adminAuth });
+  assert.ok(!users.body.some((u: any) => /bad:login|with space|long-mail/.test(u.login)));
+});

@@ -27,6 +27,7 @@ test('pathOf turns a JSON pointer into the path an operator reads', () => {
   assert.equal(pathOf('/objects/2/properties/ip'), 'objects[2].properties.ip');
   assert.equal(pathOf(''), '');
   assert.equal(pathOf('/objects/0/checks/a~1b'), 'objects[0].checks.a/b');
+  assert.equal(pathOf('/objects/0/properties/'), 'objects[0].properties.""');
 });
 
 test('YAML and JSON files are merged in name order, each item knowing where it was written', () => {
@@ -58,6 +59,23 @@ test('errors name the file and the path, once per place', () => {
   assert.ok(errors.some((e) => e.startsWith('bad.yaml: not valid YAML: ')), errors.join('\n'));
   assert.ok(errors.some((e) => e.startsWith('bad.json: not valid JSON: ')), errors.join('\n'));
   assert.ok(errors.includes('top.yaml: object: unknown key'), errors.join('\n'));
+});
+
+test('values the routes refuse are refused here: a colour not #RRGGBB, a login with a colon or a space, an empty property name', () => {
+  const { errors } = load({
+    'a.yaml': [
+      'levels:\n  - { name: L, color: "#12345" }',
+      'objects:\n  - { discovery_id: x, name: X, properties: { "": 1 }, checks: { "": { type: ping } } }',
+      'users:\n  - { login: "a:b", passwordEnv: P }\n  - { login: "a b", passwordEnv: P }\n  - { login: ok, passwordEnv: P, email: "" }',
+    ].join('\n'),
+  });
+  assert.deepEqual(errors, [
+    'a.yaml: levels[0].color: must match pattern "^#[0-9A-Fa-f]{6}$"',
+    'a.yaml: objects[0].properties."": must not have fewer than 1 characters',
+    'a.yaml: objects[0].checks."": must not have fewer than 1 characters',
+    'a.yaml: users[0].login: must match pattern "^[^\\s:]+$"',
+    'a.yaml: users[1].login: must match pattern "^[^\\s:]+$"',
+  ]);
 });
 
 test('a discovery_id, class, level or login given twice names both places', () => {

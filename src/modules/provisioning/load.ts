@@ -30,12 +30,12 @@ export interface Desired {
   users: Located<UserSpecT>[];
 }
 
-/** `/objects/2/properties/ip` → `objects[2].properties.ip` */
+/** `/objects/2/properties/ip` → `objects[2].properties.ip`; an empty key shows as `""`. */
 export function pathOf(pointer: string): string {
   return pointer
     .split('/')
     .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~') || '""')
     .reduce((out, part) => (/^\d+$/.test(part) ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
 }
 
@@ -74,7 +74,8 @@ function checkShape(name: string, value: unknown, errors: ErrorList): value is P
   const byPath = new Map<string, string>();
   for (const e of found) {
     const at = pathOf(e.instancePath);
-    if (e.keyword === 'boolean' || insideUnion(at)) continue;
+    // A bad key is reported at its own path too; the record's summary of them says less.
+    if (e.keyword === 'boolean' || e.keyword === 'propertyNames' || insideUnion(at)) continue;
     const extra = (e.params as { additionalProperties?: string[] } | undefined)?.additionalProperties;
     if (extra && extra.length > 0) {
       for (const k of extra) byPath.set(`${at ? `${at}.` : ''}${k}`, 'unknown key');

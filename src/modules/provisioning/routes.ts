@@ -1,9 +1,11 @@
 // POST /provisioning/apply: re-reads the provisioning directory of this server and answers the
-// plan, applying it unless dryRun. The caller only triggers a run: what is applied is what the
-// files on the server's disk say (written by whoever may write there), so manage-configuration
-// is the right, whatever rights the files' content would need.
+// plan, applying it unless dryRun. What is applied is what the files on the server's disk say,
+// but the answer shows all of it (objects' ids, names, properties, hand-made objects a removal
+// would take, users' emails and rights): an administrator's operation, so the caller must see
+// every object and hold both manage-configuration and manage-users (service.authorize).
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
+import { principalOf } from '../auth/authenticate.js';
 import type { ProvisioningService } from './service.js';
 
 const Result = Type.Object({
@@ -25,11 +27,16 @@ export function provisioningRoutes(api: Api, { provisioning }: { provisioning: P
     schema: {
       tags: ['operations'],
       summary: 'Apply the provisioning directory (configuration as code), or only show what would change',
+      // Administrators only (403 otherwise, from the handler): the description is left as it was
+      // so that web/src/api/schema.d.ts, generated from it, stays current.
       description: 'Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. '
         + 'Objects made by provisioning (owner_id "provisioning") that the files no longer describe are deleted; objects made by hand never are.',
       body: Type.Object({ dryRun: Type.Boolean() }, { additionalProperties: false }),
       response: { 200: Result },
     },
     config: { right: 'manage-configuration' },
-  }, async (req) => provisioning.run(req.body.dryRun));
+  }, async (req) => {
+    provisioning.authorize(principalOf(req));
+    return provisioning.run(req.body.dryRun);
+  });
 }

@@ -4,6 +4,9 @@
 import type { Logger } from 'pino';
 import { serialQueue } from '../../core/serial-queue.js';
 import { AppError } from '../../errors.js';
+import type { Principal } from '../auth/principal.js';
+import type { CatalogServices } from '../catalog/catalog-services.js';
+import type { Right } from '../users/rights.js';
 import { type ApplyDeps, applyChanges } from './apply.js';
 import { ErrorList, loadDirectory } from './load.js';
 import { type Change, type PlanDeps, describe, planChanges } from './plan.js';
@@ -20,15 +23,35 @@ export interface ProvisioningResult {
 export interface ProvisioningDeps {
   /** The directory; empty: provisioning is off. */
   dir: string;
-  plan: PlanDeps;
+  /** The catalog's `access` answers who may call the route (administrators only: see authorize). */
+  plan: PlanDeps & { catalog: Pick<CatalogServices, 'access'> };
   apply: ApplyDeps;
   logger: Logger;
 }
+
+/** The rights a caller of POST /provisioning/apply needs, besides seeing every object. */
+export const ADMIN_RIGHTS: readonly Right[] = ['manage-configuration', 'manage-users'];
 
 export function createProvisioningService({ dir, plan, apply, logger }: ProvisioningDeps) {
   const serial = serialQueue();
   return {
     enabled: dir !== '',
+
+    /**
+     * Throws 403 unless the caller is an administrator: sees every object (no objectPermissions
+     * restriction) and holds manage-configuration and manage-users. The answer shows every
+     * object the files touch (ids, names, property values, hand-made objects a removal would
+     * take) and every provisioned user's login, email and rights; and an apply creates users
+     * with any rights. The message names everything missing.
+     */
+    authorize(principal: Principal): void {
+      const actor = plan.catalog.access.actorOf(principal);
+      const missing = ADMIN_RIGHTS.filter((r) => !actor.rights.has(r)).map((r) => `right "${r}"`);
+      if (!actor.visibility.all) missing.push('access to every object (your objectPermissions restrict what you see)');
+      if (missing.length > 0) {
+        throw new AppError('Forbidden', `Forbidden: provisioning is an administrator's operation; missing: ${missing.join(', ')}`);
+      }
+    },
 
     /** Reads the files, plans, and applies unless `dryRun`; a refused plan throws 400 and changes nothing. */
     run: (dryRun: boolean): Promise<ProvisioningResult> => serial(async () => {
