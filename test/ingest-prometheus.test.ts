@@ -2,7 +2,7 @@
 // scrapes a tiny target served here (its series labelled with an object id) and remote-writes
 // to the server with basic_auth, and the values appear in the object's history under the
 // documented names. Then hand-made requests (protobuf encoded and snappy compressed here):
-// what is skipped and counted, and what is refused (400, 401, 403, 413).
+// what is skipped and counted, and what is refused (400, 401, 403, 413, 415).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +157,38 @@ describe('hand-made remote-write requests', () => {
     assertError(await write(Buffer.alloc(server.config.ingest.maxBodyBytes + 1, 1)), 413, 'PayloadTooLarge');
     const many = Array.from({ length: server.config.ingest.maxSamples + 1 }, (_, i): [number, number] => [i, 1_700_000_000_000 + i]);
     assertError(await write(compressSync(encode([{ labels: { __name__: 'm', entity: '1' }, samples: many }]))), 413, 'PayloadTooLarge', /maxSamples/);
+  });
+
+  it('a small body declaring millions of empty series, or a series of millions of labels: 413 at once, and the server goes on', async () => {
+    // `0a 00` is an empty TimeSeries (in a series, an empty Label): 16 MB of them compress to
+    // about 730 KiB, under maxBodyBytes, and declare less than maxDecompressedBytes.
+    const empties = (count: number) => Buffer.alloc(2 * count).fill(Buffer.from([0x0a, 0x00]));
+    const series = compressSync(empties(8_000_000));
+    assert.ok(series.length < server.config.ingest.maxBodyBytes, `${series.length} bytes`);
+    let started = performance.now();
+    assertError(await write(series), 413, 'PayloadTooLarge', /series \(ingest\.maxSamples\)/);
+    assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
+    // One series holding 4 million empty labels (its length, 8 000 000, as a varint).
+    const labels = compressSync(Buffer.concat([Buffer.from([0x0a, 0x80, 0xa4, 0xe8, 0x03]), empties(4_000_000)]));
+    started = performance.now();
+    assertError(await write(labels), 413, 'PayloadTooLarge', /more than 64 labels/);
+    assert.ok(performance.now() - started < 5000, `${performance.now() - started} ms`);
+    const id = await fresh();
+    const ok = await write(compressSync(encode([{ labels: { __name__: 'after', entity: id }, samples: [[1, Date.now()]] }])));
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.stored, 1);
+  });
+
+  it('415 for another proto than prometheus.WriteRequest (remote-write 2.0, so Prometheus falls back to 1.0); none or proto=prometheus.WriteRequest is 1.0', async () => {
+    const id = await fresh();
+    const body = compressSync(encode([{ labels: { __name__: 'm', entity: id }, samples: [[1, Date.now()]] }]));
+    assertError(await write(body, adminAuth, 'application/x-protobuf;proto=io.prometheus.write.v2.Request'), 415, 'InvalidContent', /io\.prometheus\.write\.v2\.Request/);
+    assertError(await write(body, adminAuth, 'application/x-protobuf; charset=utf-8; proto="something.Else"'), 415, 'InvalidContent', /something\.Else/);
+    for (const type of ['application/x-protobuf', 'application/x-protobuf;proto=prometheus.WriteRequest', 'application/x-protobuf; PROTO="prometheus.WriteRequest"']) {
+      const res = await write(body, adminAuth, type);
+      assert.equal(res.status, 200, `${type}: ${res.text}`);
+      assert.equal(res.body.stored, 1, type);
+    }
   });
 
   it('rights as POST /stat: no auth 401, a user without a push right 403; push-data is enough', async () => {

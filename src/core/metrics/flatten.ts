@@ -36,8 +36,9 @@ export class PayloadError extends Error {
 export const DEFAULT_MAX_METRICS = 1000;
 export const DEFAULT_MAX_NAME_LENGTH = 200;
 
-// Keys that would reach Object.prototype in naive consumers of the names (merges, lodash.set).
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+// Keys that would reach Object.prototype in naive consumers of the names (merges, lodash.set);
+// also the standard intakes' name check (modules/ingest/metric-name.ts), so the two cannot drift.
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 interface Walk {
   numbers: Array<[string, number]>;

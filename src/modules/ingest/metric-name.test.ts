@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { flattenPayload } from '../../core/metrics/flatten.js';
+import { FORBIDDEN_KEYS, flattenPayload } from '../../core/metrics/flatten.js';
 import { acceptable, dottedMetricName } from './metric-name.js';
 
 const labels = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value }));
@@ -38,4 +38,19 @@ test('acceptable() answers as the /stat intake\'s flatten does', () => {
     }
     assert.equal(acceptable(name), flat, name);
   }
+});
+
+test('the forbidden segments are flatten.ts\'s own set: a name it comes to refuse is refused here too', () => {
+  // A copy of the set could drift, and a name taken here would then throw in the store for the
+  // whole batch. Adding to the one set (for this test only) shows both checks read it.
+  const set = FORBIDDEN_KEYS as Set<string>;
+  set.add('hasOwnProperty');
+  try {
+    assert.throws(() => flattenPayload({ 'a.hasOwnProperty': 1 }));
+    assert.equal(acceptable('a.hasOwnProperty'), false);
+    assert.equal(dottedMetricName('m', labels({ hasOwnProperty: 'x' }), none), undefined);
+  } finally {
+    set.delete('hasOwnProperty');
+  }
+  assert.equal(acceptable('a.hasOwnProperty'), true);
 });

@@ -7,7 +7,7 @@
 // empty value is left out, as Prometheus treats it as absent. The result must still pass the
 // /stat intake's own name rules (core/metrics/flatten.ts); metric-name.test.ts holds the two
 // checks to the same answers.
-import { DEFAULT_MAX_NAME_LENGTH } from '../../core/metrics/flatten.js';
+import { DEFAULT_MAX_NAME_LENGTH, FORBIDDEN_KEYS } from '../../core/metrics/flatten.js';
 
 export type Labels = ReadonlyArray<{ name: string; value: string }>;
 
@@ -25,9 +25,6 @@ const segment = (text: string): string => text.replace(/[.,]/g, '_');
 /** True when /stat would take `name` as one metric (flatten.ts's rules, checked without building a payload). */
 export function acceptable(name: string): boolean {
   if (name === '' || name.length > DEFAULT_MAX_NAME_LENGTH || name.includes(',')) return false;
-  for (const segment of name.split('.')) if (segment === '' || FORBIDDEN.has(segment)) return false;
+  for (const segment of name.split('.')) if (segment === '' || FORBIDDEN_KEYS.has(segment)) return false;
   return true;
 }
-
-// The names flatten.ts refuses as a key or a segment of one (they would reach Object.prototype).
-const FORBIDDEN: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,6 +1,7 @@
 // The standard intakes beside /stat: Prometheus remote-write and OpenTSDB's put. Same rights
 // as POST /stat (right push-data, or the modify right of each entity's kind), same path into
 // the intake (ingest-service.ts), answered once stored.
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
 import { AppError } from '../../errors.js';
@@ -11,6 +12,19 @@ import type { IngestService } from './ingest-service.js';
 import { PutAnswer, PutBody, PutQuery, RemoteWriteAnswer } from './schemas.js';
 
 const RIGHTS_TEXT = 'Right push-data, or the modify right of the entity\'s kind (objects: modify-objects or manage-objects; links: modify-links or manage-links).';
+
+/** The message remote-write 1.0 names in its Content-Type's proto parameter. */
+const REMOTE_WRITE_V1 = 'prometheus.WriteRequest';
+
+/** The value of a Content-Type's `proto` parameter (quotes removed), undefined without one. */
+function protoParameter(contentType: string): string | undefined {
+  for (const part of contentType.split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim().toLowerCase() !== 'proto') continue;
+    return part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+  }
+  return undefined;
+}
 
 export function ingestRoutes(api: Api, deps: { ingest: IngestService; access: Access; maxBodyBytes: number; entityLabel: string; entityTag: string }): void {
   const { ingest, access } = deps;
@@ -33,9 +47,19 @@ export function ingestRoutes(api: Api, deps: { ingest: IngestService; access: Ac
         response: { 200: RemoteWriteAnswer },
       },
       config: { right: ANY_PUSH_RIGHTS },
-    }, async (req) => {
+    }, async (req, reply) => {
       const type = req.headers['content-type'] ?? '';
       if (!/^application\/x-protobuf\s*(;|$)/i.test(type)) throw new AppError('InvalidContent', 'Content-Type: expected application/x-protobuf (a snappy-compressed prometheus.WriteRequest)');
+      const proto = protoParameter(type);
+      if (proto !== undefined && proto !== REMOTE_WRITE_V1) {
+        // Remote-write 2.0 (proto=io.prometheus.write.v2.Request) or another message: 415 is the
+        // answer on which Prometheus falls back to 1.0, instead of bytes decoded as the wrong one.
+        // The plain reply type: like every error answer, the 415 is not among the route's schemas.
+        return (reply as FastifyReply).code(415).type('application/json; charset=utf-8').send({
+          code: 'InvalidContent',
+          message: `Content-Type: proto=${proto.slice(0, 100)} is not supported; send remote-write 1.0 (no proto parameter, or proto=${REMOTE_WRITE_V1})`,
+        });
+      }
       const encoding = req.headers['content-encoding'];
       if (encoding === undefined || encoding.toLowerCase() !== 'snappy') throw new AppError('InvalidContent', 'Content-Encoding: expected snappy');
       return ingest.remoteWrite(access.actorOf(principalOf(req)), req.body as Buffer);
