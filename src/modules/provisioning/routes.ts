@@ -27,9 +27,8 @@ export function provisioningRoutes(api: Api, { provisioning }: { provisioning: P
     schema: {
       tags: ['operations'],
       summary: 'Apply the provisioning directory (configuration as code), or only show what would change',
-      // Administrators only (403 otherwise, from the handler): the description is left as it was
-      // so that web/src/api/schema.d.ts, generated from it, stays current.
-      description: 'Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. '
+      description: 'For administrators: the rights manage-configuration and manage-users and access to every object (403 otherwise: the plan names objects and users). '
+        + 'Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. '
         + 'Objects made by provisioning (owner_id "provisioning") that the files no longer describe are deleted; objects made by hand never are.',
       body: Type.Object({ dryRun: Type.Boolean() }, { additionalProperties: false }),
       response: { 200: Result },

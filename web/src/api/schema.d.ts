@@ -9391,7 +9391,7 @@ export interface paths {
         put?: never;
         /**
          * Apply the provisioning directory (configuration as code), or only show what would change
-         * @description Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. Objects made by provisioning (owner_id "provisioning") that the files no longer describe are deleted; objects made by hand never are.
+         * @description For administrators: the rights manage-configuration and manage-users and access to every object (403 otherwise: the plan names objects and users). Every file is checked before anything is applied: a bad file answers 400 naming the file and the path in it, and nothing changes. Objects made by provisioning (owner_id "provisioning") that the files no longer describe are deleted; objects made by hand never are.
          */
         post: {
             parameters: {
