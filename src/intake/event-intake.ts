@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { EventListener, IncomingEvent } from '../core/pipeline/incoming-event.js';
 import type { MemEntity } from '../modules/catalog/catalog.js';
-import type { EventLogService } from '../modules/event-log/service.js';
+import type { AppendOptions, EventLogService } from '../modules/event-log/service.js';
 import type { AddressIndex } from './address-index.js';
 
 export type { EventKind, EventListener, IncomingEvent } from '../core/pipeline/incoming-event.js';
@@ -17,12 +17,13 @@ export function createEventIntake({ eventLog, engine, addresses, logger }: {
 }) {
   return {
     /**
-     * Records the event (batched with others) and lets its entity's conditions see it.
+     * Records the event (batched with others; `awaited` when a client waits for it, so it is
+     * written without waiting for more) and lets its entity's conditions see it.
      * Resolves true once the record is stored, false if it was shed under overload (counted
      * and logged by the event log); never rejects.
      */
-    async accept(event: IncomingEvent): Promise<boolean> {
-      const stored = eventLog.append(event);
+    async accept(event: IncomingEvent, options?: AppendOptions): Promise<boolean> {
+      const stored = eventLog.append(event, options);
       if (event.entity) {
         engine.eventArrived(event.entity.id, event).catch((err: unknown) => {
           logger.error({ err, entityId: event.entity?.id }, 'evaluating an event failed');

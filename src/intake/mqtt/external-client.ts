@@ -77,7 +77,8 @@ export async function startExternalMqtt(options: MqttDeps, tuning: { reconnectMs
 
   client.handleMessage = (packet: PublishPacket, callback: (error?: Error) => void): void => {
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-    const work = handler.handle({ topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId }, OPERATOR, agentId);
+    // QoS 1: mqtt.js hands over the next message once this one's callback (the PUBACK) ran.
+    const work = handler.handle({ topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId, awaited: packet.qos > 0 }, OPERATOR, agentId);
     const acked = work.then((outcome) => {
       if (outcome === 'shed' && packet.qos > 0) throw new Error('event log overloaded');
     });

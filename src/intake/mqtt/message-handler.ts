@@ -23,6 +23,12 @@ export interface MqttMessage {
   clientId: string;
   /** The login the publisher signed in with, when known. */
   login?: string;
+  /**
+   * The sender reads or sends nothing more until this message is stored (aedes does not read a
+   * client's next packets before the publish hook is done; an external broker waits for the
+   * PUBACK of a QoS 1 message): the event log then writes it without waiting for more.
+   */
+  awaited?: boolean;
 }
 
 /**
@@ -86,6 +92,7 @@ export function createMessageHandler({ catalog, stat, events, logger, maxPayload
       topic: msg.topic, qos: msg.qos, retain: msg.retain, clientId: msg.clientId, ...(msg.login !== undefined ? { login: msg.login } : {}),
     };
     const timestamp = clock();
+    const awaited = { awaited: msg.awaited ?? false };
 
     if (msg.payload.byteLength > maxPayloadBytes) {
       counts.tooLarge++;
@@ -93,7 +100,7 @@ export function createMessageHandler({ catalog, stat, events, logger, maxPayload
       const stored = await events.accept({
         type: 'mqtt-message', agentId, timestamp, entity,
         payload: { ...base, message: null, size: msg.payload.byteLength, dropped: `payload larger than ${maxPayloadBytes} bytes` },
-      });
+      }, awaited);
       if (!stored) counts.shed++;
       return 'too-large';
     }
@@ -107,7 +114,7 @@ export function createMessageHandler({ catalog, stat, events, logger, maxPayload
     const payload: Record<string, unknown> = { ...base, message: body.message };
     if (body.kind === 'binary') payload.encoding = body.encoding;
     if (measured.error !== undefined) payload.statError = measured.error;
-    const recorded = events.accept({ type: 'mqtt-message', agentId, timestamp, payload, entity });
+    const recorded = events.accept({ type: 'mqtt-message', agentId, timestamp, payload, entity }, awaited);
     let stored: boolean;
     try {
       // accept() never rejects; only the measurements' storage can fail.

@@ -80,7 +80,8 @@ export function createPublishHook({ sessions, handler, retained, inFlight, count
     const topic = packet.topic;
     const accounted = packet.retain;
     handler.handle({
-      topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login,
+      // aedes reads none of the client's next packets until `done`, whatever the QoS: awaited.
+      topic, payload, qos: packet.qos, retain: packet.retain, clientId: client.id, login: session.principal.user.login, awaited: true,
     }, actor, agentId(), (reason) => deny(client, session, topic, reason)).then((outcome) => {
       inFlight.end();
       if (accounted && (outcome === 'refused' || outcome === 'too-large')) retained.undo(topic, retainedBefore);

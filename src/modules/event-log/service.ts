@@ -42,7 +42,11 @@ const BATCH_MAX = 5000;
 /**
  * Commits at most this often while records keep coming: each commit writes the touched pages
  * of the table and its indexes, so a commit per datagram would cost more than the rows. A
- * record that arrives after a quiet spell is written at once.
+ * record that arrives after a quiet spell is written at once, and so is one a client waits for
+ * (an MQTT QoS 1 message's PUBACK): a publisher with its window of unacknowledged messages full
+ * sends nothing more until they are stored, so waiting for more would only stall it (one
+ * mqtt.js publisher got 13,800 messages/s into the log, against mosquitto's 82,000 routed).
+ * Records that come while a batch is being written still form the next batch.
  */
 const MIN_COMMIT_INTERVAL_MS = 25;
 /** Rows read per batch of a filtered scan: records may be large (a 64 KiB MQTT message). */
@@ -55,6 +59,13 @@ const SHED_LOG_INTERVAL_MS = 10_000;
 interface Pending {
   record: NewEventRecord;
   done?: (stored: boolean) => void;
+  /** A client waits for this record to be stored (see MIN_COMMIT_INTERVAL_MS). */
+  awaited?: boolean;
+}
+
+export interface AppendOptions {
+  /** A client waits for the record to be stored before it sends more (MQTT QoS 1 and 2). */
+  awaited?: boolean;
 }
 
 export function createEventLogService({ store, catalog, clock, logger, settings }: {
@@ -110,16 +121,26 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     counters.trimmed += await store.trimToCount(settings.maxRecords, TRIM_SLICE);
   }
 
+  /** Records in the queue a client waits for; while there are any, the writer does not wait for more. */
+  let awaitedQueued = 0;
+  /** Ends the writer's wait for more records early (a record a client waits for came). */
+  let wake: (() => void) | undefined;
+
   function drain(): Promise<void> {
     writing ??= (async () => {
       while (queue.length > 0) {
         const wait = lastCommit + MIN_COMMIT_INTERVAL_MS - performance.now();
         // Records of this turn of the event loop (or of the next few ms under load) join the batch.
-        if (wait > 0 && queue.length < BATCH_MAX) await new Promise((r) => setTimeout(r, wait));
-        else await new Promise((r) => setImmediate(r));
+        if (wait > 0 && queue.length < BATCH_MAX && awaitedQueued === 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(() => ((wake = undefined), resolve()), wait);
+            wake = () => ((wake = undefined), clearTimeout(timer), resolve());
+          });
+        } else await new Promise((r) => setImmediate(r));
         lastCommit = performance.now();
         const batch = queue.length <= BATCH_MAX ? queue : queue.slice(0, BATCH_MAX);
         queue = batch === queue ? [] : queue.slice(BATCH_MAX);
+        for (const p of batch) if (p.awaited) awaitedQueued--;
         await writeBatch(batch);
       }
     })().catch((err: unknown) => {
@@ -176,7 +197,7 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
 
   return {
     /** Queues the event; resolves true once stored, false if shed or the write failed. */
-    append(event: IncomingEvent): Promise<boolean> {
+    append(event: IncomingEvent, options: AppendOptions = {}): Promise<boolean> {
       if (queue.length >= settings.queueLimit) {
         counters.shed++;
         const now = clock();
@@ -195,8 +216,12 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
         payload: event.payload,
       };
       return new Promise<boolean>((resolve) => {
-        queue.push({ record, done: resolve });
+        queue.push({ record, done: resolve, awaited: options.awaited });
         queuedSeq++;
+        if (options.awaited) {
+          awaitedQueued++;
+          wake?.();
+        }
         void drain();
       });
     },
