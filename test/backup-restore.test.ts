@@ -220,14 +220,15 @@ test('restore refuses a non-empty directory and a damaged file, writing nothing;
     mkdirSync(path);
     return path;
   };
-  const [intoFlipped, intoTampered, noInstall, occupied] = [empty('into-flipped'), empty('into-tampered'), empty('no-install'), empty('occupied')];
+  const [intoFlipped, intoTampered, noInstall, occupied, intoPg] = [empty('into-flipped'), empty('into-tampered'), empty('no-install'), empty('occupied'), empty('into-pg')];
   writeFileSync(join(occupied, 'vigil.db'), 'an installation already here');
-  const [nonEmpty, damaged, mismatch, onPostgres, missing] = await Promise.all([
+  const [nonEmpty, damaged, mismatch, onPostgres, missing, restoreOnPostgres] = await Promise.all([
     vigil(['restore', smallBackup], { DATA_DIR: occupied }),
     vigil(['restore', flipped], { DATA_DIR: intoFlipped }),
     vigil(['restore', tampered], { DATA_DIR: intoTampered }),
     vigil(['backup', join(dir, 'pg.tgz')], { DATA_DIR: installDir, DATABASE_URL: 'postgres://vigil@127.0.0.1:1/vigil' }),
     vigil(['backup', join(dir, 'none.tgz')], { DATA_DIR: noInstall }),
+    vigil(['restore', smallBackup], { DATA_DIR: intoPg, DATABASE_URL: 'postgres://vigil@127.0.0.1:1/vigil' }),
   ]);
 
   assert.equal(nonEmpty.code, 1);
@@ -246,6 +247,10 @@ test('restore refuses a non-empty directory and a damaged file, writing nothing;
   assert.equal(onPostgres.code, 1);
   assert.match(onPostgres.stderr, /DATABASE_URL is set.*\n.*\n\s+pg_dump --format=custom/);
   assert.ok(!existsSync(join(dir, 'pg.tgz')));
+
+  assert.equal(restoreOnPostgres.code, 1);
+  assert.match(restoreOnPostgres.stderr, /DATABASE_URL is set: a backup file restores the embedded SQLite installation.*pg_restore/);
+  assert.deepEqual(readdirSync(intoPg), [], 'nothing restored for a PostgreSQL configuration');
 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no Vigil installation in .*no-install/);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BackupError } from '../storage/sqlite/backup-manifest.js';
 import { createBackup } from '../storage/sqlite/backup.js';
-import { loadCliConfig, type CliCommand } from './command.js';
+import { loadSqliteCliConfig, type CliCommand } from './command.js';
 
 const USAGE = `npm run vigil -- backup [--replace] <file>
   Writes a consistent backup of the SQLite installation in DATA_DIR (vigil.db, events.db and
@@ -39,12 +39,8 @@ export const backupCommand: CliCommand = {
       err(`${(e as Error).message}\nusage: ${USAGE}`);
       return 2;
     }
-    const config = loadCliConfig(err);
-    if (!config) return 2;
-    if (config.databaseUrl) {
-      err(`vigil: ${PG_DUMP_HINT}`);
-      return 1;
-    }
+    const config = loadSqliteCliConfig(err, PG_DUMP_HINT);
+    if (typeof config === 'number') return config;
     const started = Date.now();
     try {
       const { manifest, bytes, skipped } = await createBackup({ dataDir: config.dataDir, file: file!, vigilVersion: vigilVersion(), replace });

@@ -30,3 +30,18 @@ export function loadCliConfig(err: CliIo['err']): Config | undefined {
     throw e;
   }
 }
+
+/**
+ * The configuration of an embedded (SQLite) installation, for commands that work on DATA_DIR's
+ * files: a number is the exit code after printing why not (2: invalid configuration; 1:
+ * DATABASE_URL is set, and `onPostgres` says what to do instead).
+ */
+export function loadSqliteCliConfig(err: CliIo['err'], onPostgres: string): Config | number {
+  const config = loadCliConfig(err);
+  if (!config) return 2;
+  if (config.databaseUrl) {
+    err(`vigil: ${onPostgres}`);
+    return 1;
+  }
+  return config;
+}

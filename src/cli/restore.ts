@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { BackupError } from '../storage/sqlite/backup-manifest.js';
 import { restoreBackup } from '../storage/sqlite/backup-restore.js';
-import { loadCliConfig, type CliCommand } from './command.js';
+import { loadSqliteCliConfig, type CliCommand } from './command.js';
 
 const USAGE = `npm run vigil -- restore <file>
   Restores a file written by \`vigil backup\` into DATA_DIR, which must be empty or absent.
@@ -22,12 +22,8 @@ export const restoreCommand: CliCommand = {
       err(`${(e as Error).message}\nusage: ${USAGE}`);
       return 2;
     }
-    const config = loadCliConfig(err);
-    if (!config) return 2;
-    if (config.databaseUrl) {
-      err('vigil: DATABASE_URL is set: a backup file restores the embedded SQLite installation into DATA_DIR. Unset DATABASE_URL (a PostgreSQL database is restored with pg_restore; see the README, "Backups").');
-      return 1;
-    }
+    const config = loadSqliteCliConfig(err, 'DATABASE_URL is set: a backup file restores the embedded SQLite installation into DATA_DIR. Unset DATABASE_URL (a PostgreSQL database is restored with pg_restore; see the README, "Backups").');
+    if (typeof config === 'number') return config;
     try {
       const { manifest, dataDir } = await restoreBackup({ file: file!, dataDir: config.dataDir });
       for (const f of manifest.files) out(`  ${f.name.padEnd(28)} ${String(f.size).padStart(12)} bytes  checksum ok${f.migrations ? ', integrity ok' : ''}`);
