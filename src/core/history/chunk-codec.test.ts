@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChunkCorruptError, decodeChunk, encodeChunk } from './chunk-codec.js';
+import { encodeLegacyChunk } from './chunk-legacy.js';
 import { seededRandom } from '../seeded-random.js';
 
 const rng = seededRandom;
@@ -23,6 +24,10 @@ const NOW = 1_700_000_000_000;
 const SPECIALS = [0, -0, 1, -1, 0.1, 1.92, 1e-310, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE,
   Number.EPSILON, 2 ** 53, 123456789.123, NaN, Infinity, -Infinity];
 
+/** Around the decimal scaling's limits (2^49 scaled, 14 decimals) and beyond 2^53. */
+const NEAR_LIMITS = [2 ** 49, -(2 ** 49), 2 ** 49 + 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 60), 1e-14, 1.00000000000001, 1e-15, 123.45678901234,
+  0.1 + 0.2, 5e-324, 2.2250738585072014e-308, 1e300, -1e-300];
+
 function valueGen(r: () => number, kind: number): () => number {
   let walk = 50;
   switch (kind) {
@@ -31,7 +36,11 @@ function valueGen(r: () => number, kind: number): () => number {
     case 2: return () => (r() < 0.8 ? 42 : r());
     case 3: return () => (walk += r() - 0.5);
     case 4: return () => Math.round(r() * 10000) / 100;
-    default: return () => (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);
+    case 5: return () => (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);
+    case 6: return () => (walk = Math.round((walk + r() * 0.4 - 0.2) * 10) / 10); // a 1-decimal gauge
+    case 7: return () => (r() < 0.02 ? (walk = 0) : (walk += Math.floor(r() * 5000))); // a counter with resets
+    case 8: return () => NEAR_LIMITS[Math.floor(r() * NEAR_LIMITS.length)]!;
+    default: return () => Math.round((r() - 0.5) * 10 ** Math.floor(r() * 16)) / 10 ** Math.floor(r() * 16); // any decimal
   }
 }
 
@@ -49,7 +58,7 @@ function tsGen(r: () => number, kind: number): (i: number, prev: number) => numb
 describe('chunk codec round trip', () => {
   it('encodes 0, 1 and 2 points', () => {
     const empty = roundTrip([], [], 'empty');
-    assert.ok(empty.length <= 2);
+    assert.ok(empty.length <= 3, `${empty.length} bytes`);
     roundTrip([NOW], [3.5], 'one');
     roundTrip([0], [-0], 'one at zero');
     roundTrip([NOW, NOW], [1, 1], 'two equal');
@@ -58,10 +67,10 @@ describe('chunk codec round trip', () => {
 
   it('round-trips random series of every shape exactly', () => {
     const r = rng(11);
-    for (let round = 0; round < 600; round++) {
+    for (let round = 0; round < 1200; round++) {
       const n = Math.floor(r() * (round % 10 === 0 ? 3000 : 60));
       const nextTs = tsGen(r, round % 6);
-      const nextValue = valueGen(r, Math.floor(round / 6) % 6);
+      const nextValue = valueGen(r, Math.floor(round / 6) % 10);
       const ts: number[] = [];
       const values: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -76,8 +85,9 @@ describe('chunk codec round trip', () => {
   it('round-trips the extremes of the timestamp range', () => {
     const M = Number.MAX_SAFE_INTEGER;
     roundTrip([-M, M, 0, M, -M], [1, 2, 3, 4, 5], 'safe extremes');
-    assert.equal(roundTrip([2 ** 49, -(2 ** 49), 2 ** 49], [1, 2, 3], 'compact extremes')[0], 1);
-    assert.equal(roundTrip([2 ** 49 + 1, 0], [1, 2], 'just past compact')[0], 2);
+    // Byte 2 (after the format and a one-byte count) holds the timestamp kind in its low nibble.
+    assert.equal(roundTrip([2 ** 49, -(2 ** 49), 2 ** 49], [1, 2, 3], 'compact extremes')[2]! & 0x0f, 0);
+    assert.equal(roundTrip([2 ** 49 + 1, 0], [1, 2], 'just past compact')[2]! & 0x0f, 1);
   });
 
   it('reads values from a Float64Array view at an offset and decodes a Buffer slice', () => {
@@ -96,6 +106,43 @@ describe('chunk codec round trip', () => {
     assert.deepEqual(a, copy);
   });
 
+  it('keeps NaN payloads, -0 and subnormals among decimals, and mixes of every kind', () => {
+    const payloads = new Float64Array(new BigUint64Array([0x7ff8000000000001n, 0xfff0000000000abcn, 0x7ff4000000000000n]).buffer);
+    const ts = [NOW, NOW + 10_000, NOW + 20_000, NOW + 30_000, NOW + 40_000];
+    for (const odd of [...payloads, -0, 5e-324, 2 ** 53 + 2, Infinity]) {
+      for (let at = 0; at < ts.length; at++) {
+        const values = [21.5, 21.6, 21.4, 21.5, 21.7];
+        values[at] = odd;
+        roundTrip(ts, values, `${odd} at ${at}`);
+      }
+    }
+  });
+
+  it('decodes chunks stored by earlier servers (formats 1 and 2)', () => {
+    // Written by the format 1/2 encoder before format 3 existed: frozen bytes.
+    const v1 = decodeChunk(Buffer.from('010480a0abfef962a09c01060d054035808005c0358006fff8', 'hex'));
+    assert.deepEqual(Array.from(v1.ts), [1_700_000_000_000, 1_700_000_010_000, 1_700_000_020_003, 1_700_000_029_999]);
+    assert.deepEqual(bits(v1.values), bits([21.5, 21.5, -0, NaN]));
+    const v2 = decodeChunk(Buffer.from('0202000000000000304300000000000008c02012688b70e62b0043b012688b70e62b', 'hex'));
+    assert.deepEqual(Array.from(v2.ts), [2 ** 52, -3]);
+    assert.deepEqual(bits(v2.values), bits([1e-310, 2 ** 60]));
+    const r = rng(21);
+    for (let round = 0; round < 300; round++) {
+      const n = Math.floor(r() * 80);
+      const nextTs = tsGen(r, round % 6);
+      const nextValue = valueGen(r, round % 10);
+      const ts: number[] = [];
+      const values: number[] = [];
+      for (let i = 0; i < n; i++) {
+        ts.push(nextTs(i, ts[i - 1] ?? 0));
+        values.push(nextValue());
+      }
+      const out = decodeChunk(encodeLegacyChunk(ts, values));
+      assert.deepEqual(Array.from(out.ts), ts, `legacy round ${round}: ts`);
+      assert.deepEqual(bits(out.values), bits(values), `legacy round ${round}: values`);
+    }
+  });
+
   it('handles a chunk larger than the scratch space', () => {
     const n = 200_000;
     const r = rng(5);
@@ -106,6 +153,24 @@ describe('chunk codec round trip', () => {
 });
 
 describe('chunk codec size', () => {
+  it('packs a regular series of a constant state in well under a byte per point', () => {
+    const n = 256;
+    const ts = Array.from({ length: n }, (_, i) => NOW + i * 10_000);
+    const buf = encodeChunk(ts, new Array(n).fill(1));
+    assert.ok(buf.length < 0.2 * n, `${buf.length} bytes`);
+  });
+
+  it('packs a jittered 1-decimal gauge in under 1.5 bytes per point, as integers', () => {
+    const r = rng(3);
+    const n = 256;
+    const ts = Array.from({ length: n }, (_, i) => NOW + i * 10_000 + Math.floor(r() * 30));
+    let v = 21.5;
+    const values = ts.map(() => (v = Math.round((v + (r() - 0.5) * 0.4) * 10) / 10));
+    const buf = encodeChunk(ts, values);
+    assert.equal(buf[3]! >>> 4, 2, 'values scaled by 10^1');
+    assert.ok(buf.length < 1.5 * n, `${buf.length} bytes`);
+  });
+
   it('stores a regular series of repeated values in about 2 bytes per point', () => {
     const n = 1000;
     const ts = Array.from({ length: n }, (_, i) => NOW + i * 10_000);
@@ -146,7 +211,8 @@ describe('chunk codec input checks', () => {
     const r = rng(8);
     const ts = Array.from({ length: 50 }, (_, i) => NOW + i * 997);
     const values = ts.map(() => r() * 1000);
-    for (const buf of [encodeChunk(ts, values), encodeChunk([2 ** 52, 1, 2], [1, 2, 3])]) {
+    const decimals = ts.map(() => Math.round(r() * 1000) / 10);
+    for (const buf of [encodeChunk(ts, values), encodeChunk(ts, decimals), encodeChunk([2 ** 52, 1, 2], [1, 2, 3]), encodeLegacyChunk(ts, values)]) {
       for (let len = 0; len < buf.length; len++) assert.throws(() => decodeChunk(buf.subarray(0, len)), ChunkCorruptError, `length ${len}`);
     }
   });
@@ -154,9 +220,10 @@ describe('chunk codec input checks', () => {
   it('answers random corruption with ChunkCorruptError or a decode, never another failure', () => {
     const r = rng(4);
     const ts = Array.from({ length: 100 }, (_, i) => NOW + i * 1000 + Math.floor(r() * 10));
-    const good = encodeChunk(ts, ts.map(() => Math.floor(r() * 50)));
+    const goods = [encodeChunk(ts, ts.map(() => Math.floor(r() * 50))), encodeChunk(ts, ts.map(() => r())), encodeLegacyChunk(ts, ts.map(() => r() * 9))];
     let refused = 0;
-    for (let round = 0; round < 3000; round++) {
+    for (let round = 0; round < 6000; round++) {
+      const good = goods[round % goods.length]!;
       const bad = Uint8Array.from(good);
       const flips = 1 + Math.floor(r() * 4);
       for (let k = 0; k < flips; k++) bad[Math.floor(r() * bad.length)] = Math.floor(r() * 256);
