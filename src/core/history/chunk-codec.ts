@@ -33,6 +33,10 @@ import { readXorValues, writeXorValues } from './xor-values.js';
 export { ChunkCorruptError } from './chunk-error.js';
 
 const FORMAT_PACKED = 3;
+// Imported bindings are read through getters once tsx has compiled the modules (the server
+// runs that way): a local copy keeps hot loops free of calls.
+const TS_MAX = TS_LIMIT;
+const SCALES = POW10;
 const RAW_TS = 1;
 
 /** Reused between calls: encoding is synchronous, and the result is copied out. */
@@ -47,7 +51,7 @@ export function encodeChunk(ts: ArrayLike<number>, values: ArrayLike<number>): B
   for (let i = 0; i < n; i++) {
     const t = ts[i]!;
     if (!Number.isSafeInteger(t)) throw new Error(`encodeChunk: timestamp ${t} is not a safe integer`);
-    if (t > TS_LIMIT || t < -TS_LIMIT) small = false;
+    if (t > TS_MAX || t < -TS_MAX) small = false;
   }
   if (scaled.length < n) scaled = new Float64Array(n);
   const ints = scaled.subarray(0, n);
@@ -92,13 +96,13 @@ export function decodeChunk(buf: Uint8Array): { ts: Float64Array; values: Float6
   if (tsKind === RAW_TS) p = readRawTimestamps(buf, p, ts);
   else {
     p = readIntStream(buf, p, ts);
-    for (let i = 0; i < n; i++) if (!(ts[i]! <= TS_LIMIT && ts[i]! >= -TS_LIMIT)) throw new ChunkCorruptError('chunk: timestamp out of range');
+    for (let i = 0; i < n; i++) if (!(ts[i]! <= TS_MAX && ts[i]! >= -TS_MAX)) throw new ChunkCorruptError('chunk: timestamp out of range');
   }
   if (k < 0) p = readXorValues(buf, p, values);
   else {
     p = readIntStream(buf, p, values);
     if (k > 0) {
-      const s = POW10[k]!;
+      const s = SCALES[k]!;
       for (let i = 0; i < n; i++) values[i] = values[i]! / s;
     }
   }

@@ -9,8 +9,11 @@
 //                 |ts| > 2^49): little-endian float64s.
 //   values        XORs, byte-aligned (xor-values.ts)
 import { ChunkCorruptError } from './chunk-error.js';
-import { MAX_VARINT_BYTES, readVarint, unzigzag, writeVarint, zigzag } from './varint.js';
+import * as varint from './varint.js';
 import { readXorValues, writeXorValues, XOR_MAX_BYTES } from './xor-values.js';
+
+// Local copies: imported bindings are read through getters once tsx has compiled the modules.
+const { MAX_VARINT_BYTES, readVarint, unzigzag, writeVarint, zigzag } = varint;
 
 export const FORMAT_DOD = 1;
 export const FORMAT_RAW_TS = 2;
