@@ -36,8 +36,10 @@ export interface DatagramHooks {
   received(buf: Buffer, rinfo: RemoteInfo): void;
   /** Turned away by its header: net-snmp never sees it. */
   refused(problem: DatagramProblem, buf: Buffer, rinfo: RemoteInfo): void;
-  /** net-snmp's handler threw on this datagram. */
+  /** net-snmp's handler threw on this datagram (or `fast` did). */
   crashed(err: unknown, buf: Buffer, rinfo: RemoteInfo): void;
+  /** Handles the datagram before net-snmp when it can; true: handled, net-snmp never sees it. */
+  fast?(buf: Buffer, rinfo: RemoteInfo): boolean;
 }
 
 type MessageListener = (buf: Buffer, rinfo: RemoteInfo) => void;
@@ -60,6 +62,7 @@ export function guardedDgram(hooks: DatagramHooks) {
         hooks.refused(problem, buf, rinfo);
         return;
       }
+      if (hooks.fast?.(buf, rinfo)) return;
       listener(buf, rinfo);
     } catch (err) {
       try {

@@ -15,6 +15,7 @@ import type { Config } from '../../config.js';
 import { plainAddress, trapPayload, type RawNotification } from '../../core/events/trap-payload.js';
 import type { EventIntake } from '../event-intake.js';
 import { guardedDgram } from './guarded-dgram.js';
+import { decodeV2cTrap } from './v2c-trap-decoder.js';
 import { createLogThrottle } from '../log-throttle.js';
 
 export interface TrapReceiverOptions {
@@ -144,10 +145,18 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
     warn(kind, { ...from(rinfo), ...detail }, LOG_MESSAGES[kind] ?? kind);
   };
 
+  // v2c traps with a configured community are decoded here; everything else by net-snmp.
+  const communityBytes = settings.communities.map((c) => Buffer.from(c, 'utf8'));
   const sockets = guardedDgram({
     received: () => void counts.received++,
     refused: (problem, _buf, rinfo) => refuse(problem === 'truncated' ? 'truncated' : 'malformed', rinfo, {}),
     crashed: (err, _buf, rinfo) => refuse('malformed', rinfo, { err }),
+    fast(buf, rinfo) {
+      const notification = decodeV2cTrap(buf, communityBytes, rinfo);
+      if (!notification) return false;
+      take(notification);
+      return true;
+    },
   });
 
   function take(notification: RawNotification): void {
