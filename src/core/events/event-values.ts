@@ -11,7 +11,7 @@
 //
 // A condition such as {"event.trapOid": {"_eq": "1.3.6.1.6.3.1.1.5.3"}} holds while the latest event
 // is a linkDown trap. Bounded as stat payloads are (flatten.ts); what does not fit is left out.
-import { flattenPayload, PayloadError, type ScalarValue } from '../metrics/flatten.js';
+import { DEFAULT_MAX_NAME_LENGTH, flattenPayload, PayloadError, type ScalarValue } from '../metrics/flatten.js';
 
 export const EVENT_PREFIX = 'event.';
 
@@ -23,13 +23,18 @@ export interface EventFacts {
 }
 
 export function eventValues(event: EventFacts): Record<string, ScalarValue> {
-  const { bindings, ...rest } = event.payload;
   const view: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  Object.assign(view, rest);
-  if (Array.isArray(bindings)) {
+  const payload = event.payload;
+  for (const key in payload) {
+    if (!Object.hasOwn(payload, key)) continue;
+    const value = payload[key];
+    if (key !== 'bindings' || !Array.isArray(value)) {
+      view[key] = value;
+      continue;
+    }
     // By OID, not by position: a condition names the binding it tests.
     const byOid: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const b of bindings) {
+    for (const b of value) {
       if (typeof b === 'object' && b !== null && typeof (b as { oid?: unknown }).oid === 'string') {
         byOid[(b as { oid: string }).oid] = (b as { value?: unknown }).value ?? null;
       }
@@ -39,18 +44,18 @@ export function eventValues(event: EventFacts): Record<string, ScalarValue> {
   view.type = event.type;
   view.agentId = event.agentId;
   view.timestamp = event.timestamp;
-  const out: Record<string, ScalarValue> = Object.create(null) as Record<string, ScalarValue>;
-  let values: Record<string, ScalarValue>;
   try {
-    values = flattenPayload(view).values;
+    // Flattened under `event` itself, so the names come out prefixed from flatten's name
+    // cache: no string is joined and hashed afresh per event (a trap storm evaluates one
+    // event per trap). The limit on a name is the same as for the unprefixed one.
+    return flattenPayload({ event: view }, { maxNameLength: DEFAULT_MAX_NAME_LENGTH + EVENT_PREFIX.length }).values;
   } catch (err) {
     if (!(err instanceof PayloadError)) throw err;
     // Too big or odd to flatten whole: the scalar facts still serve conditions.
-    values = Object.create(null) as Record<string, ScalarValue>;
+    const out: Record<string, ScalarValue> = Object.create(null) as Record<string, ScalarValue>;
     for (const [k, v] of Object.entries(view)) {
-      if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) values[k] = v as ScalarValue;
+      if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[EVENT_PREFIX + k] = v as ScalarValue;
     }
+    return out;
   }
-  for (const key in values) out[EVENT_PREFIX + key] = values[key]!;
-  return out;
 }

@@ -2,6 +2,7 @@
 // memory (marking dirty, forgetting), one evaluation pass, the decreed states (NoData on
 // expiry, Created when no checks are left), the tick, the inputs and the start-up read.
 import assert from 'node:assert/strict';
+import { LatestEvents } from './latest-events.js';
 import { describe, it } from 'node:test';
 import { FakeMemoryStore } from '../../../test/support/memory-store-fake.js';
 import { serialQueue } from '../../core/serial-queue.js';
@@ -42,6 +43,24 @@ describe('EngineMemory', () => {
     assert.equal(memory.dirty.size, 0);
     assert.deepEqual(memory.latestEvents.merged('5', undefined), {});
     assert.deepEqual([store.items('duration', '5'), store.items('recheck', '6')], [[], []]);
+  });
+});
+
+describe('latest events', () => {
+  it('merges the event over the measurements, and merges again only when either moves', () => {
+    const events = new LatestEvents();
+    const m = { latest: Object.assign(Object.create(null), { cpu: 1, 'event.topic': 'old' }), version: 1 };
+    events.offer('7', { type: 'mqtt-message', agentId: 'a', timestamp: 1, payload: { topic: 't' } });
+    const first = events.merged('7', m);
+    assert.deepEqual({ ...first }, { cpu: 1, 'event.topic': 't', 'event.type': 'mqtt-message', 'event.agentId': 'a', 'event.timestamp': 1 });
+    assert.equal(events.merged('7', m), first, 'nothing moved: the same merge');
+    m.latest.cpu = 2;
+    m.version++;
+    assert.equal(events.merged('7', m).cpu, 2, 'new measurements are seen');
+    events.offer('7', { type: 'mqtt-message', agentId: 'a', timestamp: 2, payload: { topic: 'u' } });
+    assert.equal(events.merged('7', m)['event.topic'], 'u', 'a new event is seen');
+    assert.equal(events.merged('7', { latest: Object.assign(Object.create(null), { cpu: 3 }), version: 2 }).cpu, 3, 'other measurements (same version) are seen');
+    assert.equal(events.merged('8', m), m.latest, 'no event: the measurements themselves');
   });
 });
 

@@ -73,7 +73,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   }
 
   /** The latest measurements, with the latest event's `event.*` values over them. */
-  const dataOf = (id: string): Record<string, Scalar> => memory.latestEvents.merged(id, history.lastData(id)?.latest);
+  const dataOf = (id: string): Record<string, Scalar> => memory.latestEvents.merged(id, history.lastData(id));
   const { evaluate, stateConditions, incidentConditions } = createEvaluator({
     setting: (id, kind) => catalog.setting(id, kind), implicitConditions, dataOf, ownOf, recheckAt: (id, at) => memory.recheck.set(id, at),
   });
