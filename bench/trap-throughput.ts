@@ -170,7 +170,7 @@ async function measureVigil(template: Buffer, seqAt: number, sources: string[], 
 
 async function measureReceiverAlone(template: Buffer, seqAt: number): Promise<Measured> {
   let accepted = 0;
-  const events = { accept: async () => (accepted++, true), entityForAddress: () => undefined } as unknown as EventIntake;
+  const events = { acceptThen: (_e: unknown, _o: unknown, done: (stored: boolean) => void) => (accepted++, done(true)), entityForAddress: () => undefined } as unknown as EventIntake;
   const receiver = await startTrapReceiver({ port: await freeUdpPort(), host: '127.0.0.1', settings: { communities: ['public'], users: [] }, events, logger: pino({ level: 'warn' }) });
   try {
     const cpu0 = process.cpuUsage();

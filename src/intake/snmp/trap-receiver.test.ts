@@ -23,6 +23,11 @@ function fakeIntake(opts: { stored?: boolean; throws?: boolean } = {}) {
       accepted.push(e);
       return opts.stored ?? true;
     },
+    acceptThen(e: IncomingEvent, _options: unknown, done: (stored: boolean) => void) {
+      if (opts.throws) throw new Error('intake broke');
+      accepted.push(e);
+      queueMicrotask(() => done(opts.stored ?? true));
+    },
     entityForAddress(address: string) {
       lookups.push(address);
       return address === '127.0.0.1' ? ({ id: '42', name: 'router', entityType: 1 } as never) : undefined;

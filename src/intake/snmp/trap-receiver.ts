@@ -159,27 +159,35 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
     },
   });
 
+  /** Records handed to the event intake and not yet stored or shed; stop() waits for them. */
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const settled = (stored: boolean) => {
+    counts[stored ? 'stored' : 'shed']++;
+    if (--inFlight === 0) drained?.();
+  };
+
   function take(notification: RawNotification): void {
     const payload = trapPayload(notification);
     counts.accepted++;
     if (payload.pduType === 'inform') counts.informs++;
     counts.bindingsDropped += payload.droppedBindings ?? 0;
-    let accepted: Promise<boolean>;
+    let entity: ReturnType<EventIntake['entityForAddress']>;
     try {
-      const entity = events.entityForAddress(payload.senderAddress);
-      accepted = events.accept({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) });
+      entity = events.entityForAddress(payload.senderAddress);
     } catch (err) {
       refuse('failed', notification.rinfo as RemoteInfo, { err });
       return;
     }
-    const done = accepted
-      .then(
-        (stored) => void counts[stored ? 'stored' : 'shed']++,
-        // accept() promises never to reject; if it does, that is counted, not fatal.
-        (err: unknown) => refuse('failed', notification.rinfo as RemoteInfo, { err }),
-      )
-      .finally(() => pending.delete(done));
-    pending.add(done);
+    // acceptThen calls `settled` exactly once, and does not throw; if it did, that is counted
+    // (and its record no longer waited for), not fatal.
+    inFlight++;
+    try {
+      events.acceptThen({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) }, {}, settled);
+    } catch (err) {
+      inFlight = Math.max(0, inFlight - 1);
+      refuse('failed', notification.rinfo as RemoteInfo, { err });
+    }
   }
 
   let startError: ((err: Error) => void) | undefined;
@@ -260,13 +268,12 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
     counters: () => ({ ...counts }),
     async stop() {
       await close();
+      if (inFlight === 0) return;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...pending]),
-        new Promise((r) => {
-          timer = setTimeout(r, STOP_DRAIN_MS);
-        }),
-      ]);
+      await new Promise<void>((resolve) => {
+        drained = resolve;
+        timer = setTimeout(resolve, STOP_DRAIN_MS);
+      });
       clearTimeout(timer);
     },
   };

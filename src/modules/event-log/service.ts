@@ -177,6 +177,35 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     });
   }
 
+  /** Queues the event; `done` is told true once it is stored, false if shed or the write failed. */
+  function appendThen(event: IncomingEvent, options: AppendOptions, done: (stored: boolean) => void): void {
+    if (queue.length >= settings.queueLimit) {
+      counters.shed++;
+      const now = clock();
+      if (now - lastShedLog >= SHED_LOG_INTERVAL_MS) {
+        lastShedLog = now;
+        logger.warn({ shed: counters.shed, queueLimit: settings.queueLimit }, 'event log overloaded: shedding records');
+      }
+      done(false);
+      return;
+    }
+    const e = event.entity;
+    const record: NewEventRecord = {
+      timestamp: event.timestamp,
+      type: EVENT_TYPES[event.type],
+      agentId: event.agentId,
+      entity: e ? { entityId: e.id, entityType: e.entityType, entityName: e.name } : null,
+      payload: event.payload,
+    };
+    queue.push({ record, done, awaited: options.awaited });
+    queuedSeq++;
+    if (options.awaited) {
+      awaitedQueued++;
+      wake?.();
+    }
+    void drain();
+  }
+
   function view(r: StoredEventRecord): EventRecordView {
     const out: EventRecordView = { _id: r.id, type: TYPE_NAMES[r.type], agentId: r.agentId, timestamp: r.timestamp, payload: r.payload };
     if (r.entity) {
@@ -198,33 +227,11 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
   return {
     /** Queues the event; resolves true once stored, false if shed or the write failed. */
     append(event: IncomingEvent, options: AppendOptions = {}): Promise<boolean> {
-      if (queue.length >= settings.queueLimit) {
-        counters.shed++;
-        const now = clock();
-        if (now - lastShedLog >= SHED_LOG_INTERVAL_MS) {
-          lastShedLog = now;
-          logger.warn({ shed: counters.shed, queueLimit: settings.queueLimit }, 'event log overloaded: shedding records');
-        }
-        return Promise.resolve(false);
-      }
-      const e = event.entity;
-      const record: NewEventRecord = {
-        timestamp: event.timestamp,
-        type: EVENT_TYPES[event.type],
-        agentId: event.agentId,
-        entity: e ? { entityId: e.id, entityType: e.entityType, entityName: e.name } : null,
-        payload: event.payload,
-      };
-      return new Promise<boolean>((resolve) => {
-        queue.push({ record, done: resolve, awaited: options.awaited });
-        queuedSeq++;
-        if (options.awaited) {
-          awaitedQueued++;
-          wake?.();
-        }
-        void drain();
-      });
+      return new Promise<boolean>((resolve) => appendThen(event, options, resolve));
     },
+
+    /** append() with a callback: no promise per record (a trap storm queues tens of thousands a second). */
+    appendThen,
 
     flush,
 
