@@ -4,7 +4,8 @@
 // callbacks below, handed to the engine, the intake and the HTTP hook at assembly; everything
 // that is already counted elsewhere is read when scraped (source-metrics.ts), so no hot path
 // gains an increment for the sake of this endpoint.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequestMetrics } from './request-metrics.js';
 import { registerSourceMetrics, type MetricSources } from './source-metrics.js';
 
 /** Seconds: from a fast request or pass (0.5 ms) to a stalled one (10 s). */
@@ -24,26 +25,21 @@ export interface SelfMetrics {
   checkpoint(ms: number, full: boolean): void;
 }
 
-/** The status class as a label ("2xx"): bounded, unlike the status itself. */
-const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
-
 export function createSelfMetrics(): SelfMetrics {
   const registry = new Registry();
   // Process metrics under their usual names (process_*, nodejs_*), as dashboards expect them.
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const requests = new Counter({
-    name: 'vigil_http_requests_total',
-    help: 'HTTP requests answered, by route pattern (unmatched: no route), method and status class',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers,
-  });
-  const latency = new Histogram({
-    name: 'vigil_http_request_duration_seconds',
-    help: 'Time from receiving an HTTP request to sending its answer, by route pattern, method and status class',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
+  const requests = createRequestMetrics(registry, {
+    counter: {
+      name: 'vigil_http_requests_total',
+      help: 'HTTP requests answered, by route pattern (unmatched: no route), method and status class',
+    },
+    histogram: {
+      name: 'vigil_http_request_duration_seconds',
+      help: 'Time from receiving an HTTP request to sending its answer, by route pattern, method and status class',
+    },
+    bounds: LATENCY_BUCKETS,
   });
   const passes = new Histogram({
     name: 'vigil_engine_pass_duration_seconds',
@@ -63,11 +59,7 @@ export function createSelfMetrics(): SelfMetrics {
   return {
     registry,
     sources,
-    httpRequest(route, method, status, ms) {
-      const labels = { route, method, status: statusClass(status) };
-      requests.inc(labels);
-      latency.observe(labels, ms / 1000);
-    },
+    httpRequest: (route, method, status, ms) => requests.observe(route, method, status, ms / 1000),
     enginePass: (ms) => passes.observe(ms / 1000),
     checkpoint: (ms, full) => checkpoints.observe({ kind: full ? 'full' : 'incremental' }, ms / 1000),
   };
