@@ -49,6 +49,7 @@ import { docsRoutes } from './modules/docs/routes.js';
 import { provisioningRoutes } from './modules/provisioning/routes.js';
 import { metricsRoutes, registerRequestMetrics } from './modules/metrics/routes.js';
 import { registerRequestIdHeader, requestId } from './http/request-id.js';
+import { lazyChildLogger } from './http/lazy-logger.js';
 
 export interface AppDeps {
   config: Pick<Readonly<Config>, 'http' | 'session' | 'web' | 'server' | 'baseUrl' | 'docs' | 'metrics' | 'ingest'>;
@@ -98,9 +99,9 @@ export async function buildApp(deps: AppDeps) {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One line per request would cost more than the request itself on the hot paths.
     logController: new LogController({ disableRequestLogging: true }),
-    // Fastify's own child logger per request binds its id to every line it logs (req.log, the
-    // 500 log). No childLoggerFactory of ours: Fastify then checks every child logger it gets
-    // (validateLogger, an array per request); its default factory makes the same child.
+    // A child logger per request binds its id to every line it logs (req.log, the 500 log);
+    // made on the request's first line only (http/lazy-logger.ts).
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: deps.config.http.bodyLimit,
     trustProxy: deps.config.http.trustProxy,
     // A client's x-request-id is kept when it looks like one, else one of ours (http/request-id.ts).
