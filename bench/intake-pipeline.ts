@@ -4,6 +4,9 @@
 //       answered only once stored durably and evaluated; next to the naive design measured in
 //       the same run (bare better-sqlite3, one row per sample in arrival order, 1,000 rows per
 //       transaction, table keyed by (series, time)). Goal: ratio >= 1 and >= 150,000 values/s.
+//       And next to VictoriaMetrics's own import of the same values, same connections, in the
+//       same rounds (bench/lib/victoria-metrics.ts: its 204 means "in memory", so its rate
+//       until the values are queryable is printed too). Goal: Vigil SQLite / VM >= 1.
 //   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request).
 //   (c) time from a stat push to its incident being visible in GET /incidents.
 // Each on SQLite and on PostgreSQL (a durable cluster of the bench's own on this machine, a
@@ -18,6 +21,7 @@ import Database from 'better-sqlite3';
 import { createDatabase, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { memoryOf, runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
+import { measureVictoriaMetrics, type VmRound } from './lib/victoria-metrics.js';
 
 const DURATION_S = envInt('DURATION', 10);
 const CLIENTS = envInt('CLIENTS', 32);
@@ -29,6 +33,12 @@ const POINTS = 100_000;
 const CHECKPOINT_WAIT_MS = 12_000;
 const GOAL_VALUES_PER_S = 150_000;
 const dirs: string[] = [];
+/** Bodies: a timestamp and 100 metrics; a few value sets rotate so building one is cheap (VictoriaMetrics gets the same). */
+const VALUE_SETS = Array.from({ length: 16 }, () => {
+  const parts: string[] = [];
+  for (let m = 0; m < METRICS; m++) parts.push(`"m${m}":${Math.round(Math.random() * 10000) / 100}`);
+  return parts.join(',');
+});
 
 const headers = { authorization: AUTH, 'content-type': 'application/json' };
 
@@ -125,12 +135,7 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
       ]);
       await api(base, 'PUT', `/objects/${o.id}/incident-conditions`, [{ condition: { m1: { _gt: 99.99 } }, text: 'm1 high', state: '2' }]);
     }
-    // Bodies: a timestamp and 100 metrics; a few value sets rotate so building one is cheap.
-    const valueSets = Array.from({ length: 16 }, () => {
-      const parts: string[] = [];
-      for (let m = 0; m < METRICS; m++) parts.push(`"m${m}":${Math.round(Math.random() * 10000) / 100}`);
-      return parts.join(',');
-    });
+    const valueSets = VALUE_SETS;
     const startTs = Date.now() - 3_600_000;
 
     // (a) Load for DURATION_S seconds, driven by autocannon (far lighter on the shared cores
@@ -212,10 +217,15 @@ async function main(): Promise<void> {
   // database per round.
   const cluster = await startPostgresCluster({ durable: true });
   const rounds: Round[] = [];
+  const vmRounds: VmRound[] = [];
   try {
     for (let r = 0; r < ROUNDS; r++) {
       // Alternating order, so neither backend always runs on the warmer (or busier) machine.
-      for (const backend of (r % 2 === 0 ? ['sqlite', 'postgres'] : ['postgres', 'sqlite']) as Backend[]) {
+      for (const backend of (r % 2 === 0 ? ['sqlite', 'victoria-metrics', 'postgres'] : ['postgres', 'victoria-metrics', 'sqlite']) as Array<Backend | 'victoria-metrics'>) {
+        if (backend === 'victoria-metrics') {
+          vmRounds.push(await measureVictoriaMetrics({ connections: CLIENTS, durationS: DURATION_S, entities: ENTITIES, metrics: METRICS, valueSets: VALUE_SETS, startTs: Date.now() - 3_600_000 }));
+          continue;
+        }
         let env: Record<string, string> = {};
         if (backend === 'postgres') {
           env = { DATABASE_URL: await createDatabase(cluster.adminUrl, `bench_${r}`) };
@@ -229,7 +239,7 @@ async function main(): Promise<void> {
   // The naive peer on the samples of the first SQLite round.
   const first = rounds.find((x) => x.backend === 'sqlite')!;
   const pushes: Array<[number, number]> = Array.from({ length: first.pushes }, (_, k) => [k % ENTITIES, Math.floor(k / ENTITIES)]);
-  report(rounds, naiveRowsPerSecond(pushes));
+  report(rounds, naiveRowsPerSecond(pushes), vmRounds);
 }
 
 async function pushToIncident(base: string): Promise<number[]> {
@@ -258,7 +268,7 @@ const median = (xs: number[]) => {
   return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 };
 
-function report(rounds: Round[], naive: { all: number; first200k: number }): void {
+function report(rounds: Round[], naive: { all: number; first200k: number }, vm: VmRound[]): void {
   console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   console.log(`(a) autocannon, ${CLIENTS} connections × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process; ${ROUNDS} rounds per backend, alternating; PostgreSQL 15 durable, same machine`);
@@ -274,6 +284,10 @@ function report(rounds: Round[], naive: { all: number; first200k: number }): voi
   const met = (ok: boolean) => (ok ? 'MET' : 'MISS');
   console.log(`  naive better-sqlite3 (row per sample, arrival order, 1,000 per txn) on the first SQLite round's samples: ${Math.round(naive.all).toLocaleString('en')} rows/s; its first 200,000 rows alone: ${Math.round(naive.first200k).toLocaleString('en')} rows/s`);
   console.log(`  SQLite (median of rounds): ${Math.round(sqlite).toLocaleString('en')} values/s; ratio pipeline/naive ${(sqlite / naive.all).toFixed(2)} (goal >= 1: ${met(sqlite >= naive.all)}); >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${met(sqlite >= GOAL_VALUES_PER_S)}`);
+  for (const x of vm) console.log(`  victoria-metrics /api/v1/import: ${x.values} values in ${x.seconds.toFixed(1)} s = ${Math.round(x.perSecond).toLocaleString('en')} values/s acknowledged (${x.failures} failed); all queryable ${x.queryableAfterMs.toFixed(0)} ms after the load (force_flush + count query): ${Math.round(x.queryablePerSecond).toLocaleString('en')} values/s until queryable`);
+  const vmAck = median(vm.map((x) => x.perSecond));
+  const vmQueryable = median(vm.map((x) => x.queryablePerSecond));
+  console.log(`  VictoriaMetrics (median of rounds): ${Math.round(vmAck).toLocaleString('en')} values/s acknowledged (in memory), ${Math.round(vmQueryable).toLocaleString('en')} until queryable; Vigil SQLite (fsync'd and evaluated) / VM acknowledged ${(sqlite / vmAck).toFixed(2)} (goal >= 1: ${met(sqlite >= vmAck)}), / VM until queryable ${(sqlite / vmQueryable).toFixed(2)}; Vigil PostgreSQL / VM acknowledged ${(postgres / vmAck).toFixed(2)}`);
   console.log(`  PostgreSQL (median of rounds): ${Math.round(postgres).toLocaleString('en')} values/s: >= ${GOAL_VALUES_PER_S.toLocaleString('en')}: ${met(postgres >= GOAL_VALUES_PER_S)}; PostgreSQL/SQLite ${(postgres / sqlite).toFixed(2)} (goal >= 0.5: ${met(postgres >= 0.5 * sqlite)})`);
   console.log(`  1m-avg from sealed chunks (median of rounds): SQLite ${sqliteAvg.toFixed(0)} ms, PostgreSQL ${postgresAvg.toFixed(0)} ms, PostgreSQL/SQLite ${(postgresAvg / sqliteAvg).toFixed(2)} (goal <= 2: ${met(postgresAvg <= 2 * sqliteAvg)})`);
 }
