@@ -16,10 +16,12 @@ export function usersRoutes(app: Api, { users }: { users: UsersService }): void 
 
   app.get('/users/current', {
     schema: { tags, summary: 'The signed-in user', response: { 200: UserSchema } },
-  }, async (req, reply) => {
+  }, (req, reply) => {
     // Already serialised (and cached) JSON of the schema's shape; Fastify sends strings as is.
+    // Not async: UIs poll this route, and a promise per answer is time on every request
+    // (Fastify answers an error thrown here as from any handler).
     const json = users.viewJson(principalOf(req).user) as unknown as UserView;
-    return reply.type('application/json; charset=utf-8').send(json);
+    reply.type('application/json; charset=utf-8').send(json);
   });
 
   app.get('/users/:id', {
