@@ -43,17 +43,21 @@ const RAW_TS = 1;
 let scratch = Buffer.allocUnsafeSlow(1 << 16);
 const KEEP_SCRATCH_BELOW = 1 << 22;
 let scaled = new Float64Array(1024);
+let times = new Float64Array(1024);
 
 export function encodeChunk(ts: ArrayLike<number>, values: ArrayLike<number>): Buffer {
   const n = ts.length;
   if (values.length !== n) throw new Error('encodeChunk: ts and values differ in length');
+  if (scaled.length < n) (scaled = new Float64Array(n)), (times = new Float64Array(n));
+  // Copied into a Float64Array: the int stream's loops then see one kind of array.
+  const tsCopy = times.subarray(0, n);
   let small = true;
   for (let i = 0; i < n; i++) {
     const t = ts[i]!;
     if (!Number.isSafeInteger(t)) throw new Error(`encodeChunk: timestamp ${t} is not a safe integer`);
     if (t > TS_MAX || t < -TS_MAX) small = false;
+    tsCopy[i] = t;
   }
-  if (scaled.length < n) scaled = new Float64Array(n);
   const ints = scaled.subarray(0, n);
   const k = decimalScale(values, ints);
   // Per point at most 8 timestamp bytes (53-bit residuals, or raw float64s) and 9 value
@@ -67,7 +71,7 @@ export function encodeChunk(ts: ArrayLike<number>, values: ArrayLike<number>): B
   out[0] = FORMAT_PACKED;
   let p = writeVarint(out, 1, n);
   out[p++] = (small ? 0 : RAW_TS) | ((k + 1) << 4);
-  if (small) p = writeIntStream(out, p, ts);
+  if (small) p = writeIntStream(out, p, tsCopy);
   else for (let i = 0; i < n; i++) p = out.writeDoubleLE(ts[i]!, p);
   p = k >= 0 ? writeIntStream(out, p, ints) : writeXorValues(out, p, values);
   const result = Buffer.allocUnsafe(p);

@@ -59,7 +59,7 @@ function packedSizes(r: Float64Array, from: number, to: number, min: number): [z
 }
 
 /** Writes xs (every |x| <= 2^49) from `p`; returns the end. */
-export function writeIntStream(out: Uint8Array, p: number, xs: ArrayLike<number>): number {
+export function writeIntStream(out: Uint8Array, p: number, xs: Float64Array): number {
   const n = xs.length;
   if (n === 0) return p;
   if (scratch.length < 5 * n) scratch = new Float64Array(5 * n);
@@ -67,23 +67,29 @@ export function writeIntStream(out: Uint8Array, p: number, xs: ArrayLike<number>
   const x0 = xs[0]!;
   // The grid's step: the mean delta, rounded (10,000 for a 10 s clock, whatever its jitter).
   const step = n > 1 ? Math.round((xs[n - 1]! - x0) / (n - 1)) : 0;
-  const mins = [Infinity, Infinity, Infinity, Infinity];
+  let min0 = Infinity;
+  let min1 = Infinity;
+  let min2 = Infinity;
+  let min3 = Infinity;
+  let prev = x0;
+  let prevD = 0;
   for (let i = 1; i < n; i++) {
     const x = xs[i]!;
-    const d = x - xs[i - 1]!;
+    const d = x - prev;
+    const dd = d - prevD;
     const g = x - x0 - i * step;
     r[i] = x;
     r[n + i] = d;
+    r[2 * n + i] = dd; // at i = 1 not a residual (order 2 starts at 2)
     r[3 * n + i] = g;
-    if (x < mins[0]!) mins[0] = x;
-    if (d < mins[1]!) mins[1] = d;
-    if (g < mins[3]!) mins[3] = g;
-    if (i >= 2) {
-      const dd = d - (xs[i - 1]! - xs[i - 2]!);
-      r[2 * n + i] = dd;
-      if (dd < mins[2]!) mins[2] = dd;
-    }
+    if (x < min0) min0 = x;
+    if (d < min1) min1 = d;
+    if (i >= 2 && dd < min2) min2 = dd;
+    if (g < min3) min3 = g;
+    prev = x;
+    prevD = d;
   }
+  const mins = [min0, min1, min2, min3];
   let mode = 0;
   let best = Infinity;
   for (let order = 0; order < ORDERS; order++) {
