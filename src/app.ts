@@ -10,7 +10,6 @@ import { registerAuthentication } from './modules/auth/authenticate.js';
 import { registerCors } from './http/cors.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validators.js';
 import { API_PREFIX } from './core/api-prefix.js';
 import { openApiRoute, registerOpenApi } from './http/openapi.js';
@@ -48,7 +47,8 @@ import { reportsRoutes } from './modules/reports/routes.js';
 import { docsRoutes } from './modules/docs/routes.js';
 import { provisioningRoutes } from './modules/provisioning/routes.js';
 import { metricsRoutes, registerRequestMetrics } from './modules/metrics/routes.js';
-import { registerRequestIdHeader, requestId } from './http/request-id.js';
+import { requestId } from './http/request-id.js';
+import { registerResponseHeaders } from './http/response-headers.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
 
 export interface AppDeps {
@@ -113,10 +113,10 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   closeKeptAliveConnectionsOnClose(app);
-  registerRequestIdHeader(app);
+  // The request id and the security headers, on every answer.
+  registerResponseHeaders(app);
   registerRequestMetrics(app, deps.metrics);
   registerErrorHandling(app);
-  registerSecurityHeaders(app);
   // Before authentication: preflights carry no credentials and are answered in its hook.
   await registerCors(app, deps.config.http.cors);
   registerValidators(app);

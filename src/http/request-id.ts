@@ -1,10 +1,9 @@
 // The request id, end to end: a client's (or a proxy's) `x-request-id` is kept when it looks
 // like one, otherwise the server makes one; it is Fastify's request.id, bound to the request's
 // log lines (app.ts's child logger), named in 500 answers, and echoed in the answer's
-// `x-request-id` header so a client can quote it.
+// `x-request-id` header so a client can quote it (http/response-headers.ts sets it).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Letters, digits, dot, underscore, dash; 64 at most: safe in a header, a log line, a URL. */
@@ -16,12 +15,4 @@ let count = 0;
 export function requestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
   return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : PROCESS_PREFIX + (++count).toString(36);
-}
-
-/** Every answer names its request id, errors and answers to unknown routes included. */
-export function registerRequestIdHeader(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
 }

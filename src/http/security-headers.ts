@@ -8,7 +8,7 @@
 // never a document to render, so nothing may load from them. Chosen by path, not by content
 // type: a 304 revalidating index.html has no content type, and its headers replace the
 // cached ones, CSP included.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../core/api-prefix.js';
 
 export const UI_CSP = [
@@ -38,20 +38,12 @@ const UI_HEADERS = { ...COMMON, 'content-security-policy': UI_CSP };
 
 const isApi = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
-/** Sets the headers on a reply. */
+/**
+ * Sets the headers on a reply: for every answer from http/response-headers.ts's hook (set
+ * before anything can answer, they stay on the reply through errors, not-found answers and
+ * files: Fastify's error path drops only the content type and length), and from the router's
+ * own errors, which skip hooks.
+ */
 export function hardenReply(request: FastifyRequest, reply: FastifyReply): void {
   reply.headers(isApi(request.url) ? API_HEADERS : UI_HEADERS);
-}
-
-/**
- * Every answer through an onRequest hook (set before anything can answer, they stay on the
- * reply through errors, not-found answers and files: Fastify's error path drops only the
- * content type and length); the router's own errors, which skip hooks, call hardenReply.
- * onRequest rather than onSend: one hook call less per answer, on every request (issue 21).
- */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    hardenReply(request, reply);
-    done();
-  });
 }
