@@ -14,7 +14,7 @@
 // it holds >= 256 points, spans >= 1 h or was idle 15 min. A 10 s series under the default
 // 10 s checkpoint is sealed at 256 points; the bench pushes 256 points per series between
 // checkpoints (history.checkpointMs 500 ms here, to keep the run short) for the same chunks.
-//   npm run bench:history-size      POLLERS=40 CHUNKS=4 ROUNDS=5 BACKENDS=sqlite,postgres
+//   npm run bench:history-size      POLLERS=40 CHUNKS=4 ROUNDS=10 BACKENDS=sqlite,postgres
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import { buildDataSet, KIND_OF, METRICS, type ObjectSeries } from './lib/history
 
 const POLLERS = envInt('POLLERS', 40);
 const CHUNKS = Math.max(1, envInt('CHUNKS', 4));
-const ROUNDS = Math.max(1, envInt('ROUNDS', 5));
+const ROUNDS = Math.max(1, envInt('ROUNDS', 10));
 const BACKENDS = (process.env.BACKENDS ?? 'sqlite,postgres').split(',').filter(Boolean);
 const SEAL_POINTS = 256;
 const CHECKPOINT_MS = 500;
