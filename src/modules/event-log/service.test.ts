@@ -261,4 +261,20 @@ describe('event log retention and overload', () => {
     assert.equal(log.counters().shed, 500);
     assert.equal(log.counters().written, 1000);
   });
+
+  it('starts writing records a client waits for once 128 are queued, while the burst is still coming, and keeps their order', async () => {
+    const calls: Array<{ n: number; during: boolean }> = [];
+    let during = false;
+    const store = { ...storage.eventLog, append: (records: Parameters<typeof storage.eventLog.append>[0]) => (calls.push({ n: records.length, during }), storage.eventLog.append(records)) };
+    const log = createEventLogService({ store, catalog, clock, logger, settings });
+    const t0 = now + 500_000;
+    during = true;
+    const acks = Array.from({ length: 300 }, (_, i) => log.append(message(t0 + i, `burst/${i}`), { awaited: true }));
+    during = false;
+    assert.deepEqual(await Promise.all(acks), Array(300).fill(true));
+    assert.deepEqual(calls[0], { n: 128, during: true }, 'the first 128 are handed to the store within the burst');
+    assert.equal(calls.reduce((a, c) => a + c.n, 0), 300);
+    const page = await log.query(admin, q({ from: t0, to: t0 + 299, sortField: 'id', limit: 300 }));
+    assert.deepEqual(page.map((r) => r.timestamp - t0), Array.from({ length: 300 }, (_, i) => i), 'ids follow arrival order');
+  });
 });

@@ -49,6 +49,11 @@ const BATCH_MAX = 5000;
  * Records that come while a batch is being written still form the next batch.
  */
 const MIN_COMMIT_INTERVAL_MS = 25;
+/**
+ * Records a client waits for that start a batch at once, without waiting for the end of the
+ * current turn of the event loop: the writer stores them while the main thread takes the rest.
+ */
+const EAGER_ROWS = 128;
 /** Rows read per batch of a filtered scan: records may be large (a 64 KiB MQTT message). */
 const SCAN_BATCH = 500;
 /** A filtered (or access-restricted) query reads at most this many records for one page. */
@@ -126,9 +131,30 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
   /** Ends the writer's wait for more records early (a record a client waits for came). */
   let wake: (() => void) | undefined;
 
+  /** The batch being written, if any: one at a time, so records are stored in arrival order. */
+  let current: Promise<void> | undefined;
+
+  /** Writes what is queued (up to BATCH_MAX) now; the caller knows no batch is being written. */
+  function startBatch(): Promise<void> {
+    lastCommit = performance.now();
+    const batch = queue.length <= BATCH_MAX ? queue : queue.slice(0, BATCH_MAX);
+    queue = batch === queue ? [] : queue.slice(BATCH_MAX);
+    for (const p of batch) if (p.awaited) awaitedQueued--;
+    const written = writeBatch(batch).finally(() => {
+      if (current === written) current = undefined;
+    });
+    current = written;
+    return written;
+  }
+
   function drain(): Promise<void> {
     writing ??= (async () => {
       while (queue.length > 0) {
+        // A batch started early (see EAGER_ROWS) is written first.
+        if (current) {
+          await current;
+          continue;
+        }
         const wait = lastCommit + MIN_COMMIT_INTERVAL_MS - performance.now();
         // Records of this turn of the event loop (or of the next few ms under load) join the batch.
         if (wait > 0 && queue.length < BATCH_MAX && awaitedQueued === 0) {
@@ -137,11 +163,8 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
             wake = () => ((wake = undefined), clearTimeout(timer), resolve());
           });
         } else await new Promise((r) => setImmediate(r));
-        lastCommit = performance.now();
-        const batch = queue.length <= BATCH_MAX ? queue : queue.slice(0, BATCH_MAX);
-        queue = batch === queue ? [] : queue.slice(BATCH_MAX);
-        for (const p of batch) if (p.awaited) awaitedQueued--;
-        await writeBatch(batch);
+        if (current || queue.length === 0) continue;
+        await startBatch();
       }
     })().catch((err: unknown) => {
       // writeBatch handles its own failures; this is a last guard, never an unhandled rejection.
@@ -201,7 +224,11 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
     queuedSeq++;
     if (options.awaited) {
       awaitedQueued++;
-      wake?.();
+      // Enough records a client waits for are queued, and nothing is being written: the writer
+      // starts on them now, while the rest of this burst is still being taken (an MQTT client's
+      // packets of one read are taken in one go, and none is acknowledged before the last is stored).
+      if (awaitedQueued >= EAGER_ROWS && current === undefined) void startBatch();
+      else wake?.();
     }
     void drain();
   }
