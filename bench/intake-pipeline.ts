@@ -108,6 +108,8 @@ interface Round {
   latencies: number[];
   memory: { rssMb: number; peakMb: number };
   serverCpu: number;
+  /** CPU seconds this process (autocannon, the load generator) used during (a). */
+  generatorCpu: number;
   loadS: number;
   /** 1m-avg times with the points still in memory, then read from sealed chunks. */
   fromMemoryMs: number[];
@@ -142,6 +144,7 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
     // than fetch); each request names the next object and the next timestamp.
     let next = 0;
     const cpuBefore = cpuSeconds(server.child.pid!);
+    const generatorBefore = process.cpuUsage();
     const load = await autocannon({
       url: base.replace(/\/node\/api$/, ''),
       connections: CLIENTS,
@@ -157,6 +160,7 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
       }],
     });
     const serverCpu = cpuSeconds(server.child.pid!) - cpuBefore;
+    const generator = process.cpuUsage(generatorBefore);
     const stored = load['2xx'];
     const seconds = load.duration;
     const memory = memoryOf(server.child.pid!);
@@ -202,7 +206,7 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
     const visibleMs = await pushToIncident(base);
     return {
       backend, pushes: stored, values: stored * METRICS, seconds, perSecond: (stored * METRICS) / seconds, failures: load.non2xx + load.errors,
-      latencies: [load.latency.p50, load.latency.p99], memory, serverCpu, loadS, fromMemoryMs, firstSealedMs, downsampleMs, buckets, visibleMs,
+      latencies: [load.latency.p50, load.latency.p99], memory, serverCpu, generatorCpu: (generator.user + generator.system) / 1e6, loadS, fromMemoryMs, firstSealedMs, downsampleMs, buckets, visibleMs,
     };
   } catch (err) {
     console.error(`server log (${backend}):\n${server.log.join('\n')}`);
@@ -273,7 +277,7 @@ function report(rounds: Round[], naive: { all: number; first200k: number }, vm: 
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   console.log(`(a) autocannon, ${CLIENTS} connections × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process; ${ROUNDS} rounds per backend, alternating; PostgreSQL 15 durable, same machine`);
   for (const x of rounds) {
-    console.log(`  ${x.backend.padEnd(8)} ${x.pushes} pushes, ${x.values} values in ${x.seconds.toFixed(1)} s = ${Math.round(x.perSecond).toLocaleString('en')} values/s (${x.failures} failed); p50 ${x.latencies[0]} ms, p99 ${x.latencies[1]} ms; server RSS ${x.memory.rssMb.toFixed(0)} MB; server CPU ${Math.round((x.serverCpu / x.seconds) * 100)}% of a core`);
+    console.log(`  ${x.backend.padEnd(8)} ${x.pushes} pushes, ${x.values} values in ${x.seconds.toFixed(1)} s = ${Math.round(x.perSecond).toLocaleString('en')} values/s (${x.failures} failed); p50 ${x.latencies[0]} ms, p99 ${x.latencies[1]} ms; server RSS ${x.memory.rssMb.toFixed(0)} MB; server CPU ${Math.round((x.serverCpu / x.seconds) * 100)}% of a core (${((x.serverCpu / x.values) * 1e6).toFixed(2)} µs/value), load generator ${Math.round((x.generatorCpu / x.seconds) * 100)}%`);
     console.log(`           (b) 1m-avg over 1,000,000 points (loaded in ${x.loadS.toFixed(1)} s), from sealed chunks: median ${pct(x.downsampleMs, 50).toFixed(0)} ms, best ${x.downsampleMs[0]!.toFixed(0)} ms (first ${x.firstSealedMs.toFixed(0)} ms), ${x.buckets} buckets (from memory before the checkpoint: median ${pct(x.fromMemoryMs, 50).toFixed(0)} ms); (c) push → incident p50 ${pct(x.visibleMs, 50).toFixed(1)} ms, max ${x.visibleMs.at(-1)!.toFixed(1)} ms`);
   }
   const of = (b: Backend) => rounds.filter((x) => x.backend === b);
@@ -284,7 +288,7 @@ function report(rounds: Round[], naive: { all: number; first200k: number }, vm: 
   const met = (ok: boolean) => (ok ? 'MET' : 'MISS');
   console.log(`  naive better-sqlite3 (row per sample, arrival order, 1,000 per txn) on the first SQLite round's samples: ${Math.round(naive.all).toLocaleString('en')} rows/s; its first 200,000 rows alone: ${Math.round(naive.first200k).toLocaleString('en')} rows/s`);
   console.log(`  SQLite (median of rounds): ${Math.round(sqlite).toLocaleString('en')} values/s; ratio pipeline/naive ${(sqlite / naive.all).toFixed(2)} (goal >= 1: ${met(sqlite >= naive.all)}); >= ${GOAL_VALUES_PER_S.toLocaleString('en')} values/s: ${met(sqlite >= GOAL_VALUES_PER_S)}`);
-  for (const x of vm) console.log(`  victoria-metrics /api/v1/import: ${x.values} values in ${x.seconds.toFixed(1)} s = ${Math.round(x.perSecond).toLocaleString('en')} values/s acknowledged (${x.failures} failed); all queryable ${x.queryableAfterMs.toFixed(0)} ms after the load (force_flush + count query): ${Math.round(x.queryablePerSecond).toLocaleString('en')} values/s until queryable`);
+  for (const x of vm) console.log(`  victoria-metrics /api/v1/import: ${x.values} values in ${x.seconds.toFixed(1)} s = ${Math.round(x.perSecond).toLocaleString('en')} values/s acknowledged (${x.failures} failed), its CPU ${Math.round((x.serverCpu / x.seconds) * 100)}% of a core (${((x.serverCpu / x.values) * 1e6).toFixed(2)} µs/value), load generator ${Math.round((x.generatorCpu / x.seconds) * 100)}%; all queryable ${x.queryableAfterMs.toFixed(0)} ms after the load (force_flush + count query): ${Math.round(x.queryablePerSecond).toLocaleString('en')} values/s until queryable`);
   const vmAck = median(vm.map((x) => x.perSecond));
   const vmQueryable = median(vm.map((x) => x.queryablePerSecond));
   console.log(`  VictoriaMetrics (median of rounds): ${Math.round(vmAck).toLocaleString('en')} values/s acknowledged (in memory), ${Math.round(vmQueryable).toLocaleString('en')} until queryable; Vigil SQLite (fsync'd and evaluated) / VM acknowledged ${(sqlite / vmAck).toFixed(2)} (goal >= 1: ${met(sqlite >= vmAck)}), / VM until queryable ${(sqlite / vmQueryable).toFixed(2)}; Vigil PostgreSQL / VM acknowledged ${(postgres / vmAck).toFixed(2)}`);

@@ -8,7 +8,7 @@
 // rate until every value is queryable: /internal/force_flush at the end of the load, then a
 // count_over_time query (nocache) polled until it counts all acknowledged values.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,16 @@ export interface VmRound {
   queryablePerSecond: number;
   queryableAfterMs: number;
   failures: number;
+  /** CPU seconds (user + system) VictoriaMetrics used during the load. */
+  serverCpu: number;
+  /** CPU seconds this process (the load generator) used meanwhile. */
+  generatorCpu: number;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function freePort(): Promise<number> {
@@ -84,6 +94,8 @@ export async function measureVictoriaMetrics(o: { connections: number; durationS
     const heads = Array.from({ length: o.entities }, (_, e) => Array.from({ length: o.metrics }, (_, m) => `{"metric":{"__name__":"m${m}","object":"${e}"},"values":[`));
     const sets = o.valueSets.map((s) => s.split(',').map((kv) => kv.slice(kv.indexOf(':') + 1)));
     let next = 0;
+    const cpuBefore = cpuSeconds(vm.child.pid!);
+    const generatorBefore = process.cpuUsage();
     const load = await autocannon({
       url: vm.base,
       connections: o.connections,
@@ -101,6 +113,8 @@ export async function measureVictoriaMetrics(o: { connections: number; durationS
         },
       }],
     });
+    const serverCpu = cpuSeconds(vm.child.pid!) - cpuBefore;
+    const generator = process.cpuUsage(generatorBefore);
     const values = load['2xx'] * o.metrics;
     const t0 = performance.now();
     await fetch(`${vm.base}/internal/force_flush`);
@@ -112,7 +126,8 @@ export async function measureVictoriaMetrics(o: { connections: number; durationS
     const queryableAfterMs = performance.now() - t0;
     return {
       values, seconds: load.duration, perSecond: values / load.duration, failures: load.non2xx + load.errors,
-      queryablePerSecond: values / (load.duration + queryableAfterMs / 1000), queryableAfterMs,
+      queryablePerSecond: values / (load.duration + queryableAfterMs / 1000), queryableAfterMs, serverCpu,
+      generatorCpu: (generator.user + generator.system) / 1e6,
     };
   } finally {
     await stop(vm);

@@ -9,9 +9,9 @@
  *                 (only when some |ts| > 2^49, i.e. never for real clocks); high nibble: 0 =
  *                 values as XORs (xor-values.ts), k + 1 = values as an int stream of
  *                 value * 10^k (decimal-scale.ts)
- *   timestamps    int-stream.ts: deltas, deltas above the smallest or delta-of-deltas, whichever
- *                 packs smallest, at the bits they need (regular sampling: 1 byte per 16 points;
- *                 a few ms of jitter: about 6 bits a point)
+ *   timestamps    int-stream.ts: deltas, delta-of-deltas or the distance from a regular grid,
+ *                 whichever packs smallest, at the bits they need (regular sampling: 1 byte per
+ *                 32 points; 0-30 ms of jitter that does not accumulate: 5 bits a point)
  *   values        int stream when every value is a decimal with at most 14 digits after the
  *                 point that round-trips bit for bit from its scaled integer (device readings,
  *                 counters, states); else XORs of the float64 bits, which keep anything exact
