@@ -17,12 +17,14 @@ export function statItem(entity: { id: string; entityType: 1 | 2 }, body: unknow
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('InvalidContent', `${where}: expected a JSON object of measurements`);
   }
-  const payload = { ...(body as Record<string, unknown>) };
+  let payload: Record<string, unknown>;
   let ts = timestamp;
-  if (ts === undefined && typeof payload.timestamp === 'number') {
-    ts = payload.timestamp;
-    delete payload.timestamp;
-  }
+  if (ts === undefined && typeof (body as Record<string, unknown>).timestamp === 'number') {
+    // A rest copy, not a spread and `delete`: deleting a key other than the last turns the
+    // object into a dictionary, which every later walk of it (flatten, the journal's
+    // JSON.stringify) pays for, about 30 ns per value in all.
+    ({ timestamp: ts, ...payload } = body as Record<string, unknown>);
+  } else payload = { ...(body as Record<string, unknown>) };
   let at = now;
   if (ts !== undefined) {
     if (typeof ts !== 'number' || !Number.isSafeInteger(ts) || ts < 0) throw badRequest(`${where}.timestamp: expected milliseconds since 1970 (a whole number >= 0)`);
