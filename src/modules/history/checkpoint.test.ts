@@ -174,6 +174,31 @@ describe('history checkpoint', () => {
     assert.equal(t.history.lastData('e1')?.dirty, false);
   });
 
+  it('a value after its head was sealed and taken out goes to a new head, not the one record remembered', async () => {
+    const t = setup();
+    await t.history.load();
+    const first = await t.push(t.now(), 1);
+    t.advance(20 * MIN);
+    await t.history.checkpoint(first, true);
+    const id = t.history.seriesId('e1', 'v')!;
+    assert.equal(t.history.head(id), undefined, 'sealed and taken out');
+    const next = await t.push(t.now(), 2);
+    assert.deepEqual(t.history.head(id)?.values, [2]);
+    t.advance(20 * MIN);
+    await t.history.checkpoint(next, true);
+    assert.deepEqual(t.slices.flatMap(sealedPoints), [[1], [2]]);
+  });
+
+  it('after an entity is forgotten, its metric (a new series) gets a head of its own', async () => {
+    const t = setup();
+    await t.history.load();
+    await t.push(t.now(), 1);
+    await t.history.forgetEntities(['e1']);
+    await t.push(t.now() + 1000, 2);
+    // (This fake store gives the name its old id back; a real one gives a new id.)
+    assert.deepEqual(t.history.head(t.history.seriesId('e1', 'v')!)?.values, [2]);
+  });
+
   it('forgetting an entity waits for the checkpoint write in flight, so its rows are deleted after', async () => {
     const t = setup();
     await t.history.load();

@@ -21,9 +21,30 @@ import { SeriesIndex } from './series-index.js';
 
 export type { LastData, Scalar } from './last-stats.js';
 
+/** The heads by series id; taking one out marks it retired, so the record cache below drops it. */
+class Heads extends Map<number, SeriesHead> {
+  override delete(seriesId: number): boolean {
+    const h = this.get(seriesId);
+    if (h) h.retired = true;
+    return super.delete(seriesId);
+  }
+}
+
+/**
+ * The heads one entity's last payload went to, in the order of its numbers. Agents send the
+ * same metrics in the same order push after push, and flatten hands out the same name strings
+ * each time, so the next payload usually finds each of its heads by one string comparison
+ * (by reference) instead of two map lookups per value.
+ */
+interface RecordShape {
+  names: string[];
+  heads: SeriesHead[];
+}
+
 export function createHistoryService({ store, clock }: { store: HistoryStore; clock: () => number; logger: Logger }) {
   const series = new SeriesIndex();
-  const heads = new Map<number, SeriesHead>();
+  const heads = new Heads();
+  const shapes = new Map<string, RecordShape>();
   const last = new LastStats();
   /** End of the newest sealed chunk per series: a head starting before it overlaps stored points. */
   const sealedEnd = new Map<number, number>();
@@ -72,15 +93,27 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
     /** Takes one payload: its numbers into the heads, the payload and values as the latest. */
     record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>, journalId: number): void {
       const now = clock();
-      const byMetric = series.ofEntity(entityId);
-      for (const [metric, value] of numbers) {
-        const id = byMetric?.get(metric);
-        if (id === undefined) continue; // created by the journal before; absent only if the entity is gone
-        const h = head(id);
+      let shape = shapes.get(entityId);
+      if (!shape) shapes.set(entityId, (shape = { names: [], heads: [] }));
+      const { names, heads: cached } = shape;
+      let byMetric: ReadonlyMap<string, number> | undefined;
+      for (let i = 0; i < numbers.length; i++) {
+        const [metric, value] = numbers[i]!;
+        let h = cached[i];
+        if (names[i] !== metric || h === undefined || h.retired) {
+          byMetric ??= series.ofEntity(entityId);
+          const id = byMetric?.get(metric);
+          if (id === undefined) continue; // created by the journal before; absent only if the entity is gone
+          h = head(id);
+          names[i] = metric;
+          cached[i] = h;
+        }
         h.fromJournal(journalId);
         h.add(timestamp, value);
         h.touched = now;
       }
+      // A shorter payload than the last leaves entries past its end: still valid (name and head
+      // checked on use), bounded by the metrics per payload.
       last.record(entityId, timestamp, payload, values);
     },
 
@@ -108,6 +141,7 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
       const forget = () => {
         for (const entityId of entityIds) {
           last.delete(entityId);
+          shapes.delete(entityId);
           for (const id of series.forgetEntity(entityId)) {
             heads.delete(id);
             sealedEnd.delete(id);

@@ -20,6 +20,8 @@ export class SeriesHead {
    * writes out of order.)
    */
   journalSince = Number.POSITIVE_INFINITY;
+  /** Taken out of the heads (sealed and stored, or its entity forgotten): a cached reference is stale. */
+  retired = false;
 
   /** Records that a point of journal entry `id` is about to be added. */
   fromJournal(id: number): void {
