@@ -68,8 +68,9 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
         counts.dropped++;
         continue;
       }
-      history.record(i.entityId, i.timestamp, i.stored ?? i.payload, i.numbers, i.values, lastJournalId);
+      // One key list for the history's latest values and the live event (neither changes it).
       const metrics = Object.keys(i.values);
+      history.record(i.entityId, i.timestamp, i.stored ?? i.payload, i.numbers, i.values, lastJournalId, metrics);
       counts.stored++;
       counts.values += metrics.length;
       bus.publish({ type: 'stat', entityId: i.entityId, entityType: i.entityType, timestamp: i.timestamp, metrics });

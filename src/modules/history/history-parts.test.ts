@@ -48,6 +48,34 @@ describe('last stats', () => {
     assert.deepEqual({ ...l.get('b')!.latest }, { y: 2, z: 3 });
     assert.deepEqual(l.snapshot().rows.map((r) => r.entityId), ['b']);
   });
+
+  it('latest values: the same metrics replace, other ones merge, and a payload\'s own values are never written to', () => {
+    const l = new LastStats();
+    const v = (o: Record<string, number | string>) => Object.assign(Object.create(null) as Record<string, number | string>, o);
+    const first = v({ x: 1, y: 2 });
+    l.record('a', 1, {}, first);
+    const second = v({ x: 3, y: 4 });
+    l.record('a', 2, {}, second, ['x', 'y']);
+    assert.deepEqual({ ...l.get('a')!.latest }, { x: 3, y: 4 });
+    l.record('a', 3, {}, v({ z: 'ok' }));
+    assert.deepEqual({ ...l.get('a')!.latest }, { x: 3, y: 4, z: 'ok' });
+    l.record('a', 4, {}, v({ x: 5, y: 4 })); // the names of the payload before the merge: z stays
+    assert.deepEqual({ ...l.get('a')!.latest }, { x: 5, y: 4, z: 'ok' });
+    l.record('a', 5, {}, v({ x: 6, y: 7, z: 'no' }));
+    l.record('a', 6, {}, v({ y: 8 }));
+    assert.deepEqual({ ...l.get('a')!.latest }, { x: 6, y: 8, z: 'no' });
+    // The payloads' values objects stay as they came (the engine and the live event hold them).
+    assert.deepEqual([{ ...first }, { ...second }], [{ x: 1, y: 2 }, { x: 3, y: 4 }]);
+    // Loaded latest values merge too, into an object with no prototype.
+    const loaded = new LastStats();
+    loaded.load([{ entityId: 'b', timestamp: 1, payload: '{}', latest: '{"x":1,"toString":2}' }]);
+    loaded.record('b', 2, {}, v({ y: 2 }));
+    loaded.record('b', 3, {}, v({ x: 3, y: 4, toString: 5 }));
+    assert.equal(Object.getPrototypeOf(loaded.get('b')!.latest), null);
+    assert.deepEqual({ ...loaded.get('b')!.latest }, { x: 3, toString: 5, y: 4 });
+    loaded.record('b', 4, {}, v({ y: 9 }));
+    assert.deepEqual({ ...loaded.get('b')!.latest }, { x: 3, toString: 5, y: 9 });
+  });
 });
 
 describe('series head', () => {

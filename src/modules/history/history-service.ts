@@ -90,8 +90,11 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
     /** Stores the series replayed items need; the id of the entry that did, if any. */
     addReplayedSeries: journal.addSeries,
 
-    /** Takes one payload: its numbers into the heads, the payload and values as the latest. */
-    record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>, journalId: number): void {
+    /**
+     * Takes one payload: its numbers into the heads, the payload and values as the latest.
+     * `valueNames`: Object.keys(values), if the caller has them. Neither is changed afterwards.
+     */
+    record(entityId: string, timestamp: number, payload: Record<string, unknown>, numbers: ReadonlyArray<[string, number]>, values: Record<string, Scalar>, journalId: number, valueNames?: readonly string[]): void {
       const now = clock();
       let shape = shapes.get(entityId);
       if (!shape) shapes.set(entityId, (shape = { names: [], heads: [] }));
@@ -114,7 +117,7 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
       }
       // A shorter payload than the last leaves entries past its end: still valid (name and head
       // checked on use), bounded by the metrics per payload.
-      last.record(entityId, timestamp, payload, values);
+      last.record(entityId, timestamp, payload, values, valueNames);
     },
 
     lastData: (entityId: string) => last.get(entityId),

@@ -11,8 +11,12 @@ export interface LastData {
   timestamp: number;
   /** The last payload as pushed. */
   payload: Record<string, unknown>;
-  /** Latest value of every metric the entity has sent, across payloads. */
+  /** Latest value of every metric the entity has sent, across payloads. Read-only for callers. */
   latest: Record<string, Scalar>;
+  /** The names in `latest`, in order (undefined when unknown, as after a load). */
+  names?: readonly string[];
+  /** `latest` is a payload's own values object (not a copy): copied before a merge writes to it. */
+  shared?: boolean;
   dirty: boolean;
   /** Counts records; a checkpoint clears `dirty` only if it has not moved since its snapshot. */
   version: number;
@@ -26,7 +30,7 @@ export class LastStats {
 
   load(rows: readonly LastStatRow[]): void {
     for (const row of rows) {
-      this.byEntity.set(row.entityId, { timestamp: row.timestamp, payload: JSON.parse(row.payload), latest: JSON.parse(row.latest), dirty: false, version: 0 });
+      this.byEntity.set(row.entityId, { timestamp: row.timestamp, payload: JSON.parse(row.payload), latest: copy(JSON.parse(row.latest) as Record<string, Scalar>), dirty: false, version: 0 });
     }
   }
 
@@ -34,17 +38,33 @@ export class LastStats {
     return this.byEntity.get(entityId);
   }
 
-  /** The payload becomes the entity's last one unless a newer one is there already. */
-  record(entityId: string, timestamp: number, payload: Record<string, unknown>, values: Record<string, Scalar>): void {
+  /**
+   * The payload becomes the entity's last one unless a newer one is there already. `names` are
+   * the keys of `values` in order (Object.keys; the caller may have them already); neither is
+   * changed afterwards, by this or the caller.
+   */
+  record(entityId: string, timestamp: number, payload: Record<string, unknown>, values: Record<string, Scalar>, names: readonly string[] = Object.keys(values)): void {
     let data = this.byEntity.get(entityId);
     // An older payload that arrives late goes to history but does not replace the latest.
     if (data && data.timestamp > timestamp) return;
-    if (!data) this.byEntity.set(entityId, (data = { timestamp, payload, latest: Object.create(null) as Record<string, Scalar>, dirty: true, version: 0 }));
+    if (!data) this.byEntity.set(entityId, (data = { timestamp, payload, latest: values, names, shared: true, dirty: true, version: 0 }));
+    else if (sameNames(data.names, names)) {
+      // The usual push: the same metrics as the latest holds, so the latest is this payload's
+      // values as they are, with no copy (flatten hands out the same name strings each time,
+      // so the comparison is one pointer test per name).
+      data.latest = values;
+      data.names = names;
+      data.shared = true;
+    } else {
+      if (data.shared) data.latest = copy(data.latest);
+      for (const key of names) data.latest[key] = values[key]!;
+      data.names = Object.keys(data.latest);
+      data.shared = false;
+    }
     data.timestamp = timestamp;
     data.payload = payload;
     data.dirty = true;
     data.version++;
-    for (const key in values) data.latest[key] = values[key]!;
   }
 
   delete(entityId: string): void {
@@ -67,4 +87,17 @@ export class LastStats {
   stored(mark: LastStatsMark): void {
     for (const [d, version] of mark) if (d.version === version) d.dirty = false;
   }
+}
+
+function sameNames(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A null-prototype copy, safe for any metric name. */
+function copy(values: Record<string, Scalar>): Record<string, Scalar> {
+  const out = Object.create(null) as Record<string, Scalar>;
+  for (const key in values) out[key] = values[key]!;
+  return out;
 }
