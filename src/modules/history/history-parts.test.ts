@@ -30,6 +30,22 @@ describe('series index', () => {
     assert.equal(s.ofEntity('a'), undefined);
     assert.equal(s.has(7), false);
   });
+
+  it('a payload with the names of one found all known is known; any other name, or a forgotten entity, is named again', () => {
+    const s = new SeriesIndex();
+    s.add({ id: 1, entityId: 'a', metric: 'x' });
+    s.add({ id: 2, entityId: 'a', metric: 'y' });
+    const xy: Array<[string, number]> = [['x', 1], ['y', 2]];
+    assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: xy }]), []);
+    assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: [['x', 3], ['y', 4]] }]), []);
+    assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: [['x', 3]] }]), []);
+    for (let twice = 0; twice < 2; twice++) {
+      assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: [['x', 3], ['z', 4]] }]), [{ entityId: 'a', metric: 'z' }], 'until the store gave its id');
+    }
+    assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: xy }]), []);
+    s.forgetEntity('a');
+    assert.deepEqual(s.unknownIn([{ entityId: 'a', numbers: xy }]), [{ entityId: 'a', metric: 'x' }, { entityId: 'a', metric: 'y' }]);
+  });
 });
 
 describe('last stats', () => {

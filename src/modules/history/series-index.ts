@@ -8,6 +8,13 @@ import type { SeriesName, SeriesRow } from '../../storage/history-types.js';
 export class SeriesIndex {
   private readonly byEntity = new Map<string, Map<string, number>>();
   private readonly byId = new Map<number, SeriesRow>();
+  /**
+   * Per entity, the metric names of a payload found all known: the next payload with the same
+   * names (flatten hands out the same strings push after push) is known by one pointer test
+   * per name, not a map lookup. Only ever holds names with a series, so it cannot go stale
+   * but by forgetting, which drops it.
+   */
+  private readonly allKnown = new Map<string, string[]>();
 
   add(row: SeriesRow): void {
     this.byId.set(row.id, row);
@@ -44,20 +51,26 @@ export class SeriesIndex {
     const names: SeriesName[] = [];
     let named: Set<string> | undefined;
     for (const { entityId, numbers } of items) {
+      const seen = this.allKnown.get(entityId);
+      if (seen !== undefined && sameNames(seen, numbers)) continue;
       const known = this.byEntity.get(entityId);
+      let missing = false;
       for (const [metric] of numbers) {
         if (known?.has(metric)) continue;
+        missing = true;
         const key = `${entityId}\0${metric}`;
         if ((named ??= new Set()).has(key)) continue;
         named.add(key);
         names.push({ entityId, metric });
       }
+      if (!missing && known !== undefined) this.allKnown.set(entityId, numbers.map(([metric]) => metric));
     }
     return names;
   }
 
   /** Forgets a deleted entity's series; returns their ids. */
   forgetEntity(entityId: string): number[] {
+    this.allKnown.delete(entityId);
     const byMetric = this.byEntity.get(entityId);
     if (!byMetric) return [];
     const ids = [...byMetric.values()];
@@ -65,4 +78,10 @@ export class SeriesIndex {
     this.byEntity.delete(entityId);
     return ids;
   }
+}
+
+function sameNames(names: readonly string[], numbers: ReadonlyArray<readonly [string, number]>): boolean {
+  if (names.length !== numbers.length) return false;
+  for (let i = 0; i < names.length; i++) if (names[i] !== numbers[i]![0]) return false;
+  return true;
 }
