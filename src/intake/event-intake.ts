@@ -20,7 +20,8 @@ export function createEventIntake({ eventLog, engine, addresses, logger }: {
   function evaluate(event: IncomingEvent): void {
     if (!event.entity) return;
     const entityId = event.entity.id;
-    const failed = (err: unknown) => logger.error({ err, entityId }, 'evaluating an event failed');
+    // A batch covers many entities: the one named is the first that joined it.
+    const failed = (err: unknown) => logger.error({ err, firstEntityId: entityId }, 'evaluating events failed');
     let batch: Promise<void>;
     try {
       batch = engine.eventArrived(entityId, event);

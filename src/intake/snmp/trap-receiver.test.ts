@@ -162,6 +162,24 @@ describe('startTrapReceiver', () => {
     }
   });
 
+  it('stop() waits for records still being stored, and counts them', async () => {
+    const fake = fakeIntake();
+    let release: (() => void) | undefined;
+    (fake.intake as { acceptThen: unknown }).acceptThen = (_e: IncomingEvent, _o: unknown, done: (stored: boolean) => void) => {
+      release = () => done(true);
+    };
+    const r = await startTrapReceiver({ port: await freeUdpPort(), host: '127.0.0.1', settings, events: fake.intake, logger });
+    await sendTrap(r.port);
+    await until('handed over', () => release !== undefined);
+    let stopped = false;
+    const stopping = r.stop().then(() => (stopped = true));
+    await new Promise((res) => setTimeout(res, 100));
+    assert.equal(stopped, false, 'stop() waits while the record is being stored');
+    release!();
+    await stopping;
+    assert.equal(r.counters().stored, 1);
+  });
+
   it('stop() frees the port', async () => {
     const port = await freeUdpPort();
     const r = await startTrapReceiver({ port, host: '127.0.0.1', settings, events: fakeIntake().intake, logger });

@@ -137,7 +137,6 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
   }
   const counts = Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Record<Counter, number>;
   const warn = createLogThrottle(logger);
-  const pending = new Set<Promise<void>>();
   const agentId = `snmp-trap@${hostname()}:${options.port}`;
 
   const refuse = (kind: Counter, rinfo: RemoteInfo | undefined, detail: Record<string, unknown>) => {
@@ -145,8 +144,9 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
     warn(kind, { ...from(rinfo), ...detail }, LOG_MESSAGES[kind] ?? kind);
   };
 
-  // v2c traps with a configured community are decoded here; everything else by net-snmp.
-  const communityBytes = settings.communities.map((c) => Buffer.from(c, 'utf8'));
+  // v2c traps with a configured community are decoded here; everything else by net-snmp. A
+  // community that is not well-formed UTF-16 is left to net-snmp, which compares decoded text.
+  const communityBytes = settings.communities.map((c) => Buffer.from(c, 'utf8')).filter((b, i) => b.toString('utf8') === settings.communities[i]);
   const sockets = guardedDgram({
     received: () => void counts.received++,
     refused: (problem, _buf, rinfo) => refuse(problem === 'truncated' ? 'truncated' : 'malformed', rinfo, {}),
@@ -162,9 +162,12 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
   /** Records handed to the event intake and not yet stored or shed; stop() waits for them. */
   let inFlight = 0;
   let drained: (() => void) | undefined;
+  const release = () => {
+    if (--inFlight === 0) drained?.();
+  };
   const settled = (stored: boolean) => {
     counts[stored ? 'stored' : 'shed']++;
-    if (--inFlight === 0) drained?.();
+    release();
   };
 
   function take(notification: RawNotification): void {
@@ -179,13 +182,17 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
       refuse('failed', notification.rinfo as RemoteInfo, { err });
       return;
     }
-    // acceptThen calls `settled` exactly once, and does not throw; if it did, that is counted
-    // (and its record no longer waited for), not fatal.
+    // acceptThen calls its callback exactly once and does not throw; if it did, that is counted
+    // (and the record, unless it was settled already, no longer waited for), not fatal.
     inFlight++;
+    let done = false;
     try {
-      events.acceptThen({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) }, {}, settled);
+      events.acceptThen({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) }, {}, (stored) => {
+        done = true;
+        settled(stored);
+      });
     } catch (err) {
-      inFlight = Math.max(0, inFlight - 1);
+      if (!done) release();
       refuse('failed', notification.rinfo as RemoteInfo, { err });
     }
   }

@@ -49,6 +49,37 @@ const VALUES = [
   { oid: '2.999.1', type: T.Integer, value: 0 },
 ];
 
+/** A TLV with a short-form length, or the long form when `form` says (1: 0x81 n, 2: 0x82 nn). */
+function tlv(tag: number, content: number[] | number[][], form = 0): number[] {
+  const bytes = (content as unknown[]).flat() as number[];
+  const n = bytes.length;
+  const len = form === 0 && n < 128 ? [n] : form === 2 || n > 255 ? [0x82, n >> 8, n & 0xff] : [0x81, n];
+  return [tag, ...len, ...bytes];
+}
+
+/** The datagram with every TLV's length written again, each in the form `form()` picks. */
+function reencoded(buf: Buffer, form: () => number): Buffer {
+  const walk = (at: number, end: number): number[] => {
+    const out: number[] = [];
+    while (at < end) {
+      const tag = buf[at]!;
+      let len = buf[at + 1]!;
+      let p = at + 2;
+      if (len & 0x80) {
+        const k = len & 0x7f;
+        len = 0;
+        for (let i = 0; i < k; i++) len = len * 256 + buf[p++]!;
+      }
+      const constructed = tag === 0x30 || tag === 0xa7;
+      const inner = constructed ? walk(p, p + len) : [...buf.subarray(p, p + len)];
+      out.push(...tlv(tag, inner, form()));
+      at = p + len;
+    }
+    return out;
+  };
+  return Buffer.from(walk(0, buf.length));
+}
+
 let receiver: { onMsg(socket: unknown, buf: Buffer, rinfo: unknown): void; close(cb?: () => void): void };
 let last: { err: Error | null; data: RawNotification | null } | undefined;
 
@@ -102,6 +133,30 @@ describe('fast v2c trap decoder', () => {
     assert.equal(decodeV2cTrap(Buffer.concat([samples[0]!, Buffer.from([0])]), communities, rinfo), undefined);
     assert.equal(decodeV2cTrap(samples[0]!.subarray(0, samples[0]!.length - 1), communities, rinfo), undefined);
     assert.equal(decodeV2cTrap(Buffer.alloc(0), communities, rinfo), undefined);
+  });
+
+  it('reads long-form lengths as net-snmp does, and declines a NULL net-snmp would read out of step', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    let taken = 0;
+    for (let i = 0; i < 400; i++) {
+      const buf = reencoded(samples[i % samples.length]!, () => rand(3));
+      const fast = decodeV2cTrap(buf, communities, rinfo);
+      if (!fast) continue;
+      taken++;
+      assertSame(buf, fast);
+    }
+    assert.ok(taken > 100, `only ${taken} re-encodings were taken`);
+    // 05 81 00: a NULL with a long-form length; net-snmp reads two bytes and loses the next binding.
+    const vb = (oid: number[], value: number[]) => tlv(0x30, [tlv(0x06, oid), value]);
+    const pdu = (vbs: number[][]) => tlv(0x30, [tlv(0x02, [1]), tlv(0x04, [...Buffer.from('public')]), tlv(0xa7, [tlv(0x02, [1]), tlv(0x02, [0]), tlv(0x02, [0]), tlv(0x30, vbs)])]);
+    const odd = Buffer.from(pdu([vb([0x2b, 6, 1, 1], [0x05, 0x81, 0x00]), vb([0x2b, 6, 1, 2], tlv(0x02, [7]))]));
+    assert.equal(decodeV2cTrap(odd, communities, rinfo), undefined);
+    const plain = Buffer.from(pdu([vb([0x2b, 6, 1, 1], [0x05, 0x00]), vb([0x2b, 6, 1, 2], tlv(0x02, [7]))]));
+    assertSame(plain, decodeV2cTrap(plain, communities, rinfo)!);
   });
 
   it('on 20,000 seeded mutations, whatever it takes net-snmp takes the same way', () => {

@@ -168,10 +168,13 @@ export function decodeV2cTrap(buf: Buffer, communities: readonly Buffer[], rinfo
     const oid = len < 0 ? undefined : oidText(buf, c.at, len);
     if (oid === undefined) return undefined;
     c.at += len;
-    const type = buf[c.at];
+    const tagAt = c.at;
+    const type = buf[tagAt];
     if (type === undefined) return undefined;
     len = enter(buf, c, type, vbEnd);
     if (len < 0 || c.at + len !== vbEnd) return undefined;
+    // net-snmp reads a NULL as two bytes whatever its length says: only the short form reads alike.
+    if (type === NULL && c.at !== tagAt + 2) return undefined;
     const v = value(buf, type, c.at, len);
     if (v === undefined) return undefined;
     c.at = vbEnd;

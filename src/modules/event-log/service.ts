@@ -101,7 +101,14 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       logger.error({ err, count: batch.length }, 'event log write failed');
     }
     doneSeq += batch.length;
-    for (const p of batch) p.done?.(ok);
+    for (const p of batch) {
+      try {
+        p.done?.(ok);
+      } catch (err) {
+        // A caller's callback failing must not keep the rest of the batch from hearing.
+        logger.error({ err }, 'event log append callback failed');
+      }
+    }
     if (flushWaiters.length > 0) {
       const due = flushWaiters.filter((w) => w.target <= doneSeq);
       flushWaiters = flushWaiters.filter((w) => w.target > doneSeq);
@@ -227,8 +234,9 @@ export function createEventLogService({ store, catalog, clock, logger, settings 
       // Enough records a client waits for are queued, and nothing is being written: the writer
       // starts on them now, while the rest of this burst is still being taken (an MQTT client's
       // packets of one read are taken in one go, and none is acknowledged before the last is stored).
-      if (awaitedQueued >= EAGER_ROWS && current === undefined) void startBatch();
-      else wake?.();
+      if (awaitedQueued >= EAGER_ROWS && current === undefined) {
+        startBatch().catch((err: unknown) => logger.error({ err }, 'event log write failed'));
+      } else wake?.();
     }
     void drain();
   }
