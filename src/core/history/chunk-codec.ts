@@ -44,13 +44,21 @@ let scratch = Buffer.allocUnsafeSlow(1 << 16);
 const KEEP_SCRATCH_BELOW = 1 << 22;
 let scaled = new Float64Array(1024);
 let times = new Float64Array(1024);
+/** Scratch arrays grown for a chunk larger than this many points are not kept. */
+const KEEP_POINTS_BELOW = 1 << 16;
 
 export function encodeChunk(ts: ArrayLike<number>, values: ArrayLike<number>): Buffer {
   const n = ts.length;
   if (values.length !== n) throw new Error('encodeChunk: ts and values differ in length');
-  if (scaled.length < n) (scaled = new Float64Array(n)), (times = new Float64Array(n));
+  let scaledAll = scaled;
+  let timesAll = times;
+  if (scaledAll.length < n) {
+    scaledAll = new Float64Array(n);
+    timesAll = new Float64Array(n);
+    if (n <= KEEP_POINTS_BELOW) (scaled = scaledAll), (times = timesAll);
+  }
   // Copied into a Float64Array: the int stream's loops then see one kind of array.
-  const tsCopy = times.subarray(0, n);
+  const tsCopy = timesAll.subarray(0, n);
   let small = true;
   for (let i = 0; i < n; i++) {
     const t = ts[i]!;
@@ -58,7 +66,7 @@ export function encodeChunk(ts: ArrayLike<number>, values: ArrayLike<number>): B
     if (t > TS_MAX || t < -TS_MAX) small = false;
     tsCopy[i] = t;
   }
-  const ints = scaled.subarray(0, n);
+  const ints = scaledAll.subarray(0, n);
   const k = decimalScale(values, ints);
   // Per point at most 8 timestamp bytes (53-bit residuals, or raw float64s) and 9 value
   // bytes, plus block width bytes and the stream headers.

@@ -62,8 +62,12 @@ function packedSizes(r: Float64Array, from: number, to: number, min: number): [z
 export function writeIntStream(out: Uint8Array, p: number, xs: Float64Array): number {
   const n = xs.length;
   if (n === 0) return p;
-  if (scratch.length < 5 * n) scratch = new Float64Array(5 * n);
-  const r = scratch;
+  let r = scratch;
+  if (r.length < 5 * n) {
+    r = new Float64Array(5 * n);
+    // Kept for the next chunk unless it is unusually large (the process would hold it forever).
+    if (n <= 1 << 16) scratch = r;
+  }
   const x0 = xs[0]!;
   // The grid's step: the mean delta, rounded (10,000 for a 10 s clock, whatever its jitter).
   const step = n > 1 ? Math.round((xs[n - 1]! - x0) / (n - 1)) : 0;
