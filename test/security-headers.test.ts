@@ -69,9 +69,23 @@ describe('security headers', () => {
       const res = await fetch(server.url + path, init);
       assert.equal(res.status, status, `${path}: ${await res.clone().text()}`);
       assertHardened(res, `${path} (${status})`);
+      assert.match(res.headers.get('x-request-id') ?? '', /./, `${path} (${status}): x-request-id`);
     }
     // JSON answers are never a document to render: nothing at all may load from them.
     const json = await fetch(server.url + '/node/api/users/current', { headers: adminAuth });
     assert.match(json.headers.get('content-security-policy')!, /default-src 'none'/);
+  });
+
+  test('the live event stream (a hijacked answer) carries them too', async () => {
+    const ac = new AbortController();
+    const res = await fetch(server.url + '/node/api/events/stream', { headers: adminAuth, signal: ac.signal });
+    try {
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+      assertHardened(res, 'events/stream');
+      assert.match(res.headers.get('x-request-id') ?? '', /./, 'events/stream: x-request-id');
+    } finally {
+      ac.abort();
+    }
   });
 });

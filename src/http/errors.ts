@@ -2,7 +2,7 @@
 // status. Services throw AppError (src/errors.ts); everything else is a bug (500).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BudgetExceededError } from '../core/safe-regex.js';
-import { hardenReply } from './security-headers.js';
+import { setResponseHeaders } from './response-headers.js';
 import { AppError, type ErrorCode } from '../errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -82,8 +82,8 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
  * handler runs (a path with bad percent-encoding), in the same `{code, message}` body.
  */
 export function handleFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  // No hook runs for these: the security headers are set here.
-  hardenReply(request, reply);
+  // No hook runs for these: the request id and the security headers are set here.
+  setResponseHeaders(request, reply);
   sendError(reply, toAppError(err) ?? new AppError('BadRequest', 'bad request'));
 }
 

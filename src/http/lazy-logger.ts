@@ -24,6 +24,9 @@ export class LazyChildLogger {
   }
 
   private log(level: Level, args: unknown[]): void {
+    // A line below the level is not worth making the child for (the child would drop it too).
+    const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean };
+    if (this.made === undefined && this.options?.level === undefined && parent.isLevelEnabled?.(level) === false) return;
     const real = this.real;
     (real[level] as (...a: unknown[]) => void).apply(real, args);
   }

@@ -9,6 +9,7 @@
 // A change to the user's account reaches their open streams at once (users' onAccountChange):
 // narrower rights or objectPermissions refilter the stream from the next event on, a block,
 // deletion or new password ends it.
+import type { OutgoingHttpHeaders } from 'node:http';
 import { accountChange } from '../users/account-changed.js';
 import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
@@ -130,7 +131,8 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     const since = Number(typeof header === 'string' ? header : req.query.lastEventId ?? Number.NaN);
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    // Hijacked: what the hooks set on the reply (request id, security headers) is copied over.
+    res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(`retry: 2000\n\n`);
     const client: Client = { res, principal, types };
     if (Number.isSafeInteger(since) && since >= 0) {
