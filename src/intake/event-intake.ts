@@ -20,18 +20,21 @@ export function createEventIntake({ eventLog, engine, addresses, logger }: {
   function evaluate(event: IncomingEvent): void {
     if (!event.entity) return;
     const entityId = event.entity.id;
-    // A batch covers many entities: the one named is the first that joined it.
-    const failed = (err: unknown) => logger.error({ err, firstEntityId: entityId }, 'evaluating events failed');
     let batch: Promise<void>;
     try {
       batch = engine.eventArrived(entityId, event);
     } catch (err) {
-      failed(err);
+      evaluationFailed(err, entityId);
       return;
     }
     if (batch === watchedBatch) return;
     watchedBatch = batch;
-    batch.catch(failed);
+    batch.catch((err: unknown) => evaluationFailed(err, entityId));
+  }
+
+  /** A batch covers many entities: the one named is the first that joined it. */
+  function evaluationFailed(err: unknown, firstEntityId: string): void {
+    logger.error({ err, firstEntityId }, 'evaluating events failed');
   }
 
   return {

@@ -2,7 +2,8 @@
 // alone when the payload cannot be flattened whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventValues } from './event-values.js';
+import { eventValues, flattenedValues } from './event-values.js';
+import { trapPayload } from './trap-payload.js';
 
 describe('eventValues', () => {
   it('names a trap\'s facts under event., its bindings by OID, and nested message values by path', () => {
@@ -31,5 +32,36 @@ describe('eventValues', () => {
     assert.equal(ok[`event.${'k'.repeat(200)}`], 1);
     const long = eventValues({ type: 'x', agentId: 'b', timestamp: 1, payload: { m: { ['k'.repeat(199)]: 1 } } });
     assert.equal(long[`event.m.${'k'.repeat(199)}`], undefined);
+  });
+
+  it('answers a trap directly with the same names, values and key order as flattening it; odd shapes are flattened', () => {
+    let seed = 99;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const oids = ['1.3.6.1.2.1.2.2.1.1.2', '1.3.6.1.2.1.2.2.1.2.2', '1.3.6.1.4.1.9.9.1', '1.3', '2.999.7'];
+    const odd: unknown[] = ['5', '', '1..2', 'a.b', '1.2,3', 'x'.repeat(300), '__proto__'];
+    const values: unknown[] = [2, -7, 0, 'eth0', '', 'a "quoted" = text', null, true, 1.5, Number.NaN, Number.POSITIVE_INFINITY, { nested: 1 }, [1, 2]];
+    let direct = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const bindings = Array.from({ length: rand(8) }, () => ({
+        oid: rand(10) === 0 ? odd[rand(odd.length)] : oids[rand(oids.length)],
+        type: 'Integer',
+        value: rand(6) === 0 ? values[rand(values.length)] : values[rand(6)],
+      }));
+      const payload: Record<string, unknown> = rand(2)
+        ? { ...trapPayload({ pdu: { type: 167, varbinds: [] }, rinfo: { address: '10.0.0.1', port: 1 } }), bindings }
+        : { trapOid: '1.3.6.1.6.3.1.1.5.3', bindings };
+      if (rand(12) === 0) payload[String(['a.b', '0', 'type', 'k,l', 'nested', 'constructor'][rand(6)])] = rand(2) ? 1 : { deep: true };
+      if (rand(20) === 0) payload.bindings = 'not a list';
+      const event = { type: 'snmp-trap', agentId: 'snmp-trap@x:162', timestamp: 1_700_000_000_000 + i, payload };
+      const fast = eventValues(event);
+      const slow = flattenedValues(event);
+      assert.equal(JSON.stringify(fast), JSON.stringify(slow), JSON.stringify(payload));
+      assert.deepEqual({ ...fast }, { ...slow });
+      if (Object.keys(slow).some((k) => k.startsWith('event.bindings.'))) direct++;
+    }
+    assert.ok(direct > 1_000, `only ${direct} events had bindings`);
   });
 });

@@ -11,7 +11,7 @@
 //
 // A condition such as {"event.trapOid": {"_eq": "1.3.6.1.6.3.1.1.5.3"}} holds while the latest event
 // is a linkDown trap. Bounded as stat payloads are (flatten.ts); what does not fit is left out.
-import { DEFAULT_MAX_NAME_LENGTH, flattenPayload, PayloadError, type ScalarValue } from '../metrics/flatten.js';
+import { DEFAULT_MAX_METRICS, DEFAULT_MAX_NAME_LENGTH, flattenPayload, PayloadError, type ScalarValue } from '../metrics/flatten.js';
 
 export const EVENT_PREFIX = 'event.';
 
@@ -22,7 +22,79 @@ export interface EventFacts {
   payload: Record<string, unknown>;
 }
 
+/** The values conditions see: directly for the common flat shape (a trap), else by flattening. */
 export function eventValues(event: EventFacts): Record<string, ScalarValue> {
+  return flatValues(event) ?? flattenedValues(event);
+}
+
+/** Top-level names the direct path takes: no dot, comma or integer look (which reorders keys). */
+const SIMPLE_KEY = /^(?!\d+$)[^.,]{1,200}$/;
+/** A binding's OID as decoders give it: two or more numeric arcs. */
+const OID_KEY = /^\d+(?:\.\d+)+$/;
+const RESERVED = new Set(['type', 'agentId', 'timestamp', '__proto__', 'constructor', 'prototype']);
+/** The longest OID whose name (`bindings.<oid>`) stays within flatten's limit. */
+const MAX_OID_CHARS = DEFAULT_MAX_NAME_LENGTH - 'bindings.'.length;
+/** `event.<name>` strings, so a storm of traps does not join and hash them afresh (bounded). */
+const names = new Map<string, string>();
+const bindingNames = new Map<string, string>();
+const NAMES_MAX = 20_000;
+
+function cachedName(cache: Map<string, string>, key: string, prefix: string): string {
+  let name = cache.get(key);
+  if (name === undefined) {
+    if (cache.size >= NAMES_MAX) cache.clear();
+    name = prefix + key;
+    cache.set(key, name);
+  }
+  return name;
+}
+const eventName = (key: string) => cachedName(names, key, EVENT_PREFIX);
+const bindingName = (oid: string) => cachedName(bindingNames, oid, `${EVENT_PREFIX}bindings.`);
+
+const scalar = (v: unknown): v is ScalarValue =>
+  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * What flattenedValues answers, made directly, for a payload of scalars plus `bindings` with
+ * plain OIDs and scalar values (every trap); undefined for any other shape, which is flattened.
+ * Same names, values and key order (a raised incident stores them as JSON text).
+ */
+function flatValues(event: EventFacts): Record<string, ScalarValue> | undefined {
+  const payload = event.payload;
+  const out: Record<string, ScalarValue> = Object.create(null) as Record<string, ScalarValue>;
+  let count = 3;
+  for (const key in payload) {
+    if (!Object.hasOwn(payload, key)) continue;
+    const value = payload[key];
+    if (RESERVED.has(key) || !SIMPLE_KEY.test(key)) return undefined;
+    if (key !== 'bindings') {
+      if (!scalar(value)) return undefined;
+      out[eventName(key)] = value;
+      count++;
+      continue;
+    }
+    if (!Array.isArray(value)) return undefined;
+    for (const b of value) {
+      if (typeof b !== 'object' || b === null) continue;
+      const oid = (b as { oid?: unknown }).oid;
+      if (typeof oid !== 'string') continue;
+      const v = (b as { value?: unknown }).value ?? null;
+      if (oid.length > MAX_OID_CHARS || !OID_KEY.test(oid) || !scalar(v)) return undefined;
+      const name = bindingName(oid);
+      // A repeated OID keeps its first place and its last value, as the flattened view does.
+      if (!(name in out)) count++;
+      out[name] = v;
+    }
+  }
+  if (count > DEFAULT_MAX_METRICS || !scalar(event.type) || !scalar(event.agentId) || !scalar(event.timestamp)) return undefined;
+  out[eventName('type')] = event.type;
+  out[eventName('agentId')] = event.agentId;
+  out[eventName('timestamp')] = event.timestamp;
+  return out;
+}
+
+/** The general path: the payload flattened under `event` (nested objects, arrays, limits). */
+export function flattenedValues(event: EventFacts): Record<string, ScalarValue> {
   const view: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const payload = event.payload;
   for (const key in payload) {

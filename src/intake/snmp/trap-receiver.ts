@@ -59,6 +59,9 @@ const COUNTERS = [
 ] as const;
 type Counter = (typeof COUNTERS)[number];
 
+/** Traps are not awaited by their sender: no append options. */
+const NO_OPTIONS = Object.freeze({});
+
 /** The longest wait in stop() for records still being written. */
 const STOP_DRAIN_MS = 5_000;
 
@@ -165,7 +168,10 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
   const release = () => {
     if (--inFlight === 0) drained?.();
   };
+  /** Calls of `settled` so far: take() tells whether its record was settled before a throw. */
+  let settledCalls = 0;
   const settled = (stored: boolean) => {
+    settledCalls++;
     counts[stored ? 'stored' : 'shed']++;
     release();
   };
@@ -185,14 +191,13 @@ export async function startTrapReceiver(options: TrapReceiverOptions): Promise<T
     // acceptThen calls its callback exactly once and does not throw; if it did, that is counted
     // (and the record, unless it was settled already, no longer waited for), not fatal.
     inFlight++;
-    let done = false;
+    // Only this record can be settled synchronously inside the call (others are settled by
+    // their batch's write, which completes in a later turn).
+    const before = settledCalls;
     try {
-      events.acceptThen({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) }, {}, (stored) => {
-        done = true;
-        settled(stored);
-      });
+      events.acceptThen({ type: 'snmp-trap', agentId, timestamp: Date.now(), payload: payload as unknown as Record<string, unknown>, ...(entity ? { entity } : {}) }, NO_OPTIONS, settled);
     } catch (err) {
-      if (!done) release();
+      if (settledCalls === before) release();
       refuse('failed', notification.rinfo as RemoteInfo, { err });
     }
   }

@@ -138,7 +138,7 @@ describe('fast v2c trap decoder', () => {
   it('reads long-form lengths as net-snmp does, and declines a NULL net-snmp would read out of step', () => {
     let seed = 7;
     const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
       return seed % n;
     };
     let taken = 0;
@@ -162,7 +162,7 @@ describe('fast v2c trap decoder', () => {
   it('on 20,000 seeded mutations, whatever it takes net-snmp takes the same way', () => {
     let seed = 0x2f6b1d;
     const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
       return seed % n;
     };
     let taken = 0;
