@@ -196,6 +196,24 @@ describe('traps become event-log records', () => {
     assert.equal(r.payload.senderAddress, '127.0.0.3');
     assert.equal(r.entity, undefined);
   });
+
+  test('an object whose ip changes: traps follow the property at once, both ways', async () => {
+    const setIp = async (ip: string) => {
+      const res = await call(server, 'PATCH', `/objects/${router.id}`, { headers: adminAuth, body: { properties: [{ name: 'ip', value: ip }] } });
+      assert.equal(res.status, 200, res.text);
+    };
+    try {
+      await setIp('127.0.0.9');
+      const away = freshOid();
+      await sendV2c(away);
+      assert.equal((await recordOf(away)).entity, undefined, 'no object has 127.0.0.1 any more');
+    } finally {
+      await setIp('127.0.0.1');
+    }
+    const back = freshOid();
+    await sendV2c(back);
+    assert.equal((await recordOf(back)).entity?.entityId, router.id);
+  });
 });
 
 describe('what the receiver refuses, each followed by a good trap', () => {

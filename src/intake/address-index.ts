@@ -5,6 +5,7 @@ import type { CatalogWrite } from '../storage/catalog-types.js';
 import type { Catalog, MemEntity } from '../modules/catalog/catalog.js';
 
 const KEYS = ['ip', 'host'] as const;
+const RESOLVED_MAX = 50_000;
 type Key = (typeof KEYS)[number];
 
 /** The address a property value names: stored as the text given, or JSON text of a string. */
@@ -51,6 +52,21 @@ export function createAddressIndex(catalog: Catalog) {
     if (entries.length > 0) filed.set(entity.id, entries);
   }
 
+  /** Sender address as given → the object's id (null: none), until an address changes. */
+  const resolved = new Map<string, string | null>();
+
+  function resolve(address: string): string | null {
+    const wanted = address.trim().toLowerCase().replace(/^::ffff:/, '');
+    for (const key of KEYS) {
+      const ids = byAddress[key].get(wanted);
+      if (!ids || ids.size === 0) continue;
+      let best: string | undefined;
+      for (const id of ids) if (best === undefined || Number(id) < Number(best)) best = id;
+      return best!;
+    }
+    return null;
+  }
+
   for (const o of catalog.allObjects()) file(o);
   catalog.onChange((writes: readonly CatalogWrite[]) => {
     for (const w of writes) {
@@ -63,21 +79,23 @@ export function createAddressIndex(catalog: Catalog) {
   return {
     /** The matching object with the lowest id (deterministic when several share an address). */
     lookup(address: string): MemEntity | undefined {
-      for (const id of dirty) {
-        unfile(id);
-        const e = catalog.entity(id);
-        if (e) file(e);
+      if (dirty.size > 0) {
+        for (const id of dirty) {
+          unfile(id);
+          const e = catalog.entity(id);
+          if (e) file(e);
+        }
+        dirty.clear();
+        resolved.clear();
       }
-      dirty.clear();
-      const wanted = address.trim().toLowerCase().replace(/^::ffff:/, '');
-      for (const key of KEYS) {
-        const ids = byAddress[key].get(wanted);
-        if (!ids || ids.size === 0) continue;
-        let best: string | undefined;
-        for (const id of ids) if (best === undefined || Number(id) < Number(best)) best = id;
-        return catalog.entity(best!);
+      // A trap storm asks for the same few senders again and again: their answer is kept
+      // until an address property changes (bounded, since any host may send).
+      let id = resolved.get(address);
+      if (id === undefined) {
+        if (resolved.size >= RESOLVED_MAX) resolved.clear();
+        resolved.set(address, (id = resolve(address)));
       }
-      return undefined;
+      return id === null ? undefined : catalog.entity(id);
     },
   };
 }

@@ -34,22 +34,29 @@ const OID_KEY = /^\d+(?:\.\d+)+$/;
 const RESERVED = new Set(['type', 'agentId', 'timestamp', '__proto__', 'constructor', 'prototype']);
 /** The longest OID whose name (`bindings.<oid>`) stays within flatten's limit. */
 const MAX_OID_CHARS = DEFAULT_MAX_NAME_LENGTH - 'bindings.'.length;
-/** `event.<name>` strings, so a storm of traps does not join and hash them afresh (bounded). */
+/**
+ * `event.<name>` strings of names already checked, so a storm of traps neither checks nor
+ * joins and hashes them afresh (bounded: any sender may invent OIDs).
+ */
 const names = new Map<string, string>();
 const bindingNames = new Map<string, string>();
 const NAMES_MAX = 20_000;
 
-function cachedName(cache: Map<string, string>, key: string, prefix: string): string {
-  let name = cache.get(key);
-  if (name === undefined) {
-    if (cache.size >= NAMES_MAX) cache.clear();
-    name = prefix + key;
-    cache.set(key, name);
-  }
+function remembered(cache: Map<string, string>, key: string, name: string): string {
+  if (cache.size >= NAMES_MAX) cache.clear();
+  cache.set(key, name);
   return name;
 }
-const eventName = (key: string) => cachedName(names, key, EVENT_PREFIX);
-const bindingName = (oid: string) => cachedName(bindingNames, oid, `${EVENT_PREFIX}bindings.`);
+/** The name of a top-level key, or undefined when the direct path does not take it. */
+const eventName = (key: string): string | undefined =>
+  names.get(key) ?? (RESERVED.has(key) || !SIMPLE_KEY.test(key) ? undefined : remembered(names, key, EVENT_PREFIX + key));
+/** The name of a binding's OID, or undefined when the direct path does not take it. */
+const bindingName = (oid: string): string | undefined =>
+  bindingNames.get(oid) ?? (oid.length > MAX_OID_CHARS || !OID_KEY.test(oid) ? undefined : remembered(bindingNames, oid, `${EVENT_PREFIX}bindings.${oid}`));
+
+const TYPE_NAME = `${EVENT_PREFIX}type`;
+const AGENT_NAME = `${EVENT_PREFIX}agentId`;
+const TIMESTAMP_NAME = `${EVENT_PREFIX}timestamp`;
 
 const scalar = (v: unknown): v is ScalarValue =>
   v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
@@ -66,10 +73,11 @@ function flatValues(event: EventFacts): Record<string, ScalarValue> | undefined 
   for (const key in payload) {
     if (!Object.hasOwn(payload, key)) continue;
     const value = payload[key];
-    if (RESERVED.has(key) || !SIMPLE_KEY.test(key)) return undefined;
+    const name = eventName(key);
+    if (name === undefined) return undefined;
     if (key !== 'bindings') {
       if (!scalar(value)) return undefined;
-      out[eventName(key)] = value;
+      out[name] = value;
       count++;
       continue;
     }
@@ -79,17 +87,17 @@ function flatValues(event: EventFacts): Record<string, ScalarValue> | undefined 
       const oid = (b as { oid?: unknown }).oid;
       if (typeof oid !== 'string') continue;
       const v = (b as { value?: unknown }).value ?? null;
-      if (oid.length > MAX_OID_CHARS || !OID_KEY.test(oid) || !scalar(v)) return undefined;
       const name = bindingName(oid);
+      if (name === undefined || !scalar(v)) return undefined;
       // A repeated OID keeps its first place and its last value, as the flattened view does.
       if (!(name in out)) count++;
       out[name] = v;
     }
   }
   if (count > DEFAULT_MAX_METRICS || !scalar(event.type) || !scalar(event.agentId) || !scalar(event.timestamp)) return undefined;
-  out[eventName('type')] = event.type;
-  out[eventName('agentId')] = event.agentId;
-  out[eventName('timestamp')] = event.timestamp;
+  out[TYPE_NAME] = event.type;
+  out[AGENT_NAME] = event.agentId;
+  out[TIMESTAMP_NAME] = event.timestamp;
   return out;
 }
 
