@@ -80,6 +80,14 @@ function reencoded(buf: Buffer, form: () => number): Buffer {
   return Buffer.from(walk(0, buf.length));
 }
 
+/** A reproducible source of integers below n (a linear congruential generator). */
+function seeded(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+}
+
 let receiver: { onMsg(socket: unknown, buf: Buffer, rinfo: unknown): void; close(cb?: () => void): void };
 let last: { err: Error | null; data: RawNotification | null } | undefined;
 
@@ -136,11 +144,7 @@ describe('fast v2c trap decoder', () => {
   });
 
   it('reads long-form lengths as net-snmp does, and declines a NULL net-snmp would read out of step', () => {
-    let seed = 7;
-    const rand = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const rand = seeded(7);
     let taken = 0;
     for (let i = 0; i < 400; i++) {
       const buf = reencoded(samples[i % samples.length]!, () => rand(3));
@@ -160,11 +164,7 @@ describe('fast v2c trap decoder', () => {
   });
 
   it('on 20,000 seeded mutations, whatever it takes net-snmp takes the same way', () => {
-    let seed = 0x2f6b1d;
-    const rand = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const rand = seeded(0x2f6b1d);
     let taken = 0;
     for (let i = 0; i < 20_000; i++) {
       const base = samples[rand(samples.length)]!;
