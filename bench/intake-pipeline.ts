@@ -7,7 +7,9 @@
 //       And next to VictoriaMetrics's own import of the same values, same connections, in the
 //       same rounds (bench/lib/victoria-metrics.ts: its 204 means "in memory", so its rate
 //       until the values are queryable is printed too). Goal: Vigil SQLite / VM >= 1.
-//   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request).
+//   (b) a 1m-avg downsample over 1,000,000 points (10 series × 100,000 points, one request);
+//       next to Prometheus and VictoriaMetrics answering the same query on the same points in
+//       the same rounds (bench/lib/query-peers.ts). Goal: Vigil SQLite / Prometheus <= 0.6.
 //   (c) time from a stat push to its incident being visible in GET /incidents.
 // Each on SQLite and on PostgreSQL (a durable cluster of the bench's own on this machine, a
 // fresh database per round), rounds alternating. Goals on PostgreSQL: >= 150,000 values/s and
@@ -21,6 +23,7 @@ import Database from 'better-sqlite3';
 import { createDatabase, startPostgresCluster } from '../src/storage/contract/postgres-cluster.js';
 import { memoryOf, runBench, startServer, stopServer } from './lib/child-server.js';
 import { AUTH, envInt } from './lib/entity-seed.js';
+import { checkAverages, DOWNSAMPLE_POINTS, DOWNSAMPLE_SERIES, downsampleFrom, downsampleValue, expectedAverages, measureQueryPeers, type PeerTimes } from './lib/query-peers.js';
 import { measureVictoriaMetrics, type VmRound } from './lib/victoria-metrics.js';
 
 const DURATION_S = envInt('DURATION', 10);
@@ -28,7 +31,7 @@ const CLIENTS = envInt('CLIENTS', 32);
 const ENTITIES = envInt('ENTITIES', 100);
 const METRICS = envInt('METRICS', 100);
 const ROUNDS = envInt('ROUNDS', 2);
-const POINTS = 100_000;
+const POINTS = DOWNSAMPLE_POINTS;
 /** Longer than the server's checkpoint period (10 s by default). */
 const CHECKPOINT_WAIT_MS = 12_000;
 const GOAL_VALUES_PER_S = 150_000;
@@ -120,7 +123,7 @@ interface Round {
 }
 
 /** One round on a fresh server (a fresh data directory, or a fresh PostgreSQL database). */
-async function measure(backend: Backend, env: Record<string, string>): Promise<Round> {
+async function measure(backend: Backend, env: Record<string, string>, from: number): Promise<Round> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-intake-'));
   dirs.push(dataDir);
   const server = await startServer(dataDir, env);
@@ -165,21 +168,22 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
     const seconds = load.duration;
     const memory = memoryOf(server.child.pid!);
 
-    // (b) 1,000,000 points in 10 series of one object, pushed in batches, then one query.
+    // (b) 1,000,000 points in 10 series of one object, pushed in batches, then one query. The
+    // points (and `from`, minute-aligned, the same in every round) are the peers' too.
     const big = await api(base, 'POST', '/objects', { name: 'bench-downsample', parent_id: ['1'] });
-    const from = Date.now() - POINTS * 1000 - 60_000;
     const tb = performance.now();
     for (let i = 0; i < POINTS; i += 500) {
       const items = [];
       for (let j = i; j < Math.min(POINTS, i + 500); j++) {
         const data: Record<string, number> = {};
-        for (let m = 0; m < 10; m++) data[`x${m}`] = (j % 100) + m;
+        for (let m = 0; m < DOWNSAMPLE_SERIES; m++) data[`x${m}`] = downsampleValue(j, m);
         items.push({ entityId: big.id, timestamp: from + j * 1000, data });
       }
       await api(base, 'POST', '/stat', items);
     }
     const loadS = (performance.now() - tb) / 1000;
-    const metricList = Array.from({ length: 10 }, (_, m) => `x${m}`).join(',');
+    const metricList = Array.from({ length: DOWNSAMPLE_SERIES }, (_, m) => `x${m}`).join(',');
+    const expected = expectedAverages(from, 0);
     let buckets = 0;
     const query = async (runs = 5) => {
       const times: number[] = [];
@@ -188,6 +192,8 @@ async function measure(backend: Backend, env: Record<string, string>): Promise<R
         const answer = await api(base, 'GET', `/objects/${big.id}/history?metrics=${metricList}&from=${from}&to=${from + POINTS * 1000}&downsample=1m-avg`);
         times.push(performance.now() - s);
         buckets = answer.reduce((n: number, a: { dps: unknown[] }) => n + a.dps.length, 0);
+        // The same check as the peers' answers get (bench/lib/query-peers.ts).
+        checkAverages(`Vigil ${backend}`, answer.find((a: { metric: string }) => a.metric === 'x0')?.dps ?? [], expected);
       }
       return times.sort((a, b) => a - b);
     };
@@ -222,19 +228,23 @@ async function main(): Promise<void> {
   const cluster = await startPostgresCluster({ durable: true });
   const rounds: Round[] = [];
   const vmRounds: VmRound[] = [];
+  const peerRounds: PeerTimes[] = [];
+  const from = downsampleFrom(Date.now());
   try {
     for (let r = 0; r < ROUNDS; r++) {
       // Alternating order, so neither backend always runs on the warmer (or busier) machine.
       for (const backend of (r % 2 === 0 ? ['sqlite', 'victoria-metrics', 'postgres'] : ['postgres', 'victoria-metrics', 'sqlite']) as Array<Backend | 'victoria-metrics'>) {
         if (backend === 'victoria-metrics') {
           vmRounds.push(await measureVictoriaMetrics({ connections: CLIENTS, durationS: DURATION_S, entities: ENTITIES, metrics: METRICS, valueSets: VALUE_SETS, startTs: Date.now() - 3_600_000 }));
+          // (b)'s peers, in this slot of the alternation, their own order alternating too.
+          peerRounds.push(...(await measureQueryPeers(from, r % 2 === 1)));
           continue;
         }
         let env: Record<string, string> = {};
         if (backend === 'postgres') {
           env = { DATABASE_URL: await createDatabase(cluster.adminUrl, `bench_${r}`) };
         }
-        rounds.push(await measure(backend, env));
+        rounds.push(await measure(backend, env, from));
       }
     }
   } finally {
@@ -243,7 +253,7 @@ async function main(): Promise<void> {
   // The naive peer on the samples of the first SQLite round.
   const first = rounds.find((x) => x.backend === 'sqlite')!;
   const pushes: Array<[number, number]> = Array.from({ length: first.pushes }, (_, k) => [k % ENTITIES, Math.floor(k / ENTITIES)]);
-  report(rounds, naiveRowsPerSecond(pushes), vmRounds);
+  report(rounds, naiveRowsPerSecond(pushes), vmRounds, peerRounds);
 }
 
 async function pushToIncident(base: string): Promise<number[]> {
@@ -272,7 +282,7 @@ const median = (xs: number[]) => {
   return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 };
 
-function report(rounds: Round[], naive: { all: number; first200k: number }, vm: VmRound[]): void {
+function report(rounds: Round[], naive: { all: number; first200k: number }, vm: VmRound[], peers: PeerTimes[]): void {
   console.log(`Vigil intake pipeline bench — ${new Date().toISOString()}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   console.log(`(a) autocannon, ${CLIENTS} connections × ${DURATION_S} s, ${ENTITIES} objects × ${METRICS} metrics (${ENTITIES * METRICS} series), load generator in this process; ${ROUNDS} rounds per backend, alternating; PostgreSQL 15 durable, same machine`);
@@ -294,6 +304,11 @@ function report(rounds: Round[], naive: { all: number; first200k: number }, vm: 
   console.log(`  VictoriaMetrics (median of rounds): ${Math.round(vmAck).toLocaleString('en')} values/s acknowledged (in memory), ${Math.round(vmQueryable).toLocaleString('en')} until queryable; Vigil SQLite (fsync'd and evaluated) / VM acknowledged ${(sqlite / vmAck).toFixed(2)} (goal >= 1: ${met(sqlite >= vmAck)}), / VM until queryable ${(sqlite / vmQueryable).toFixed(2)}; Vigil PostgreSQL / VM acknowledged ${(postgres / vmAck).toFixed(2)}`);
   console.log(`  PostgreSQL (median of rounds): ${Math.round(postgres).toLocaleString('en')} values/s: >= ${GOAL_VALUES_PER_S.toLocaleString('en')}: ${met(postgres >= GOAL_VALUES_PER_S)}; PostgreSQL/SQLite ${(postgres / sqlite).toFixed(2)} (goal >= 0.5: ${met(postgres >= 0.5 * sqlite)})`);
   console.log(`  1m-avg from sealed chunks (median of rounds): SQLite ${sqliteAvg.toFixed(0)} ms, PostgreSQL ${postgresAvg.toFixed(0)} ms, PostgreSQL/SQLite ${(postgresAvg / sqliteAvg).toFixed(2)} (goal <= 2: ${met(postgresAvg <= 2 * sqliteAvg)})`);
+  for (const x of peers) console.log(`  (b) ${x.name} avg_over_time([1m]) step 60s, same points: median ${pct(x.ms, 50).toFixed(0)} ms, best ${x.ms[0]!.toFixed(0)} ms (first ${x.firstMs.toFixed(0)} ms), ${x.buckets} buckets; loaded and all counted in ${x.loadS.toFixed(1)} s`);
+  const peerAvg = (name: PeerTimes['name']) => median(peers.filter((x) => x.name === name).map((x) => pct(x.ms, 50)));
+  const prom = peerAvg('Prometheus');
+  const vmAvg = peerAvg('VictoriaMetrics');
+  console.log(`  1m-avg peers (median of rounds): Prometheus ${prom.toFixed(0)} ms, VictoriaMetrics ${vmAvg.toFixed(0)} ms; Vigil SQLite/Prometheus ${(sqliteAvg / prom).toFixed(2)} (goal <= 0.6: ${met(sqliteAvg <= 0.6 * prom)}), Vigil SQLite/VM ${(sqliteAvg / vmAvg).toFixed(2)}; Vigil PostgreSQL/Prometheus ${(postgresAvg / prom).toFixed(2)}, /VM ${(postgresAvg / vmAvg).toFixed(2)}`);
 }
 
 runBench(main, dirs);

@@ -37,7 +37,7 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -74,6 +74,10 @@ async function stop(vm: { child: ChildProcess; dir: string }): Promise<void> {
   }
   rmSync(vm.dir, { recursive: true, force: true });
 }
+
+/** For bench/lib/query-peers.ts (part (b)'s peers): a fresh instance, and its end. */
+export const startVictoriaMetrics = start;
+export const stopVictoriaMetrics = stop;
 
 async function countValues(base: string): Promise<number> {
   const q = encodeURIComponent('sum(count_over_time({__name__=~"m[0-9]+"}[1d]))');
