@@ -16,7 +16,8 @@
 // bucket against the averages computed from the generator (as Vigil's are in part (b)).
 // VictoriaMetrics caches range-query results and shifts start/end to the step for that cache;
 // `nocache=1` turns both off, or runs 2..10 would be cache hits (Vigil and Prometheus have no
-// result cache).
+// result cache). Each peer is fresh in every round and holds only these points (Vigil's server
+// holds part (a)'s 10,000 series beside them).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
