@@ -22,8 +22,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { children } from './child-server.js';
-import { freePort, startVictoriaMetrics, stopVictoriaMetrics } from './victoria-metrics.js';
+import { children, stopServer } from './child-server.js';
+import { startVictoriaMetrics, stopVictoriaMetrics } from './victoria-metrics.js';
+import { freeTcpPort as freePort } from '../../test/helpers/ports.js';
 
 export const DOWNSAMPLE_SERIES = 10;
 export const DOWNSAMPLE_POINTS = 100_000;
@@ -150,15 +151,6 @@ async function writeBlocks(dir: string, from: number): Promise<void> {
   rmSync(file);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** A gauge or counter of Prometheus's own /metrics. */
 async function selfMetric(base: string, name: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
@@ -207,7 +199,7 @@ async function measurePrometheus(from: number, expected: Map<number, number>): P
       await waitForCompaction(p.base);
       return await timeQueries('Prometheus', p, from, expected, loadS);
     } finally {
-      await stopChild(child);
+      await stopServer(child);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

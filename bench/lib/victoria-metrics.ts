@@ -9,11 +9,11 @@
 // count_over_time query (nocache) polled until it counts all acknowledged values.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { children } from './child-server.js';
+import { freeTcpPort } from '../../test/helpers/ports.js';
 
 const BINARY = '/usr/bin/victoria-metrics';
 
@@ -37,20 +37,9 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function start(): Promise<{ child: ChildProcess; base: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-vm-'));
-  const port = await freePort();
+  const port = await freeTcpPort();
   const child = spawn(BINARY, [`-storageDataPath=${dir}`, `-httpListenAddr=127.0.0.1:${port}`, '-loggerLevel=ERROR'], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   child.on('exit', () => children.delete(child));
