@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { children } from './child-server.js';
+import { children, stopServer } from './child-server.js';
 import { freeTcpPort } from '../../test/helpers/ports.js';
 
 const BINARY = '/usr/bin/victoria-metrics';
@@ -54,13 +54,7 @@ async function start(): Promise<{ child: ChildProcess; base: string; dir: string
 }
 
 async function stop(vm: { child: ChildProcess; dir: string }): Promise<void> {
-  if (vm.child.exitCode === null && vm.child.signalCode === null) {
-    const exited = new Promise<void>((resolve) => vm.child.once('exit', () => resolve()));
-    vm.child.kill('SIGTERM');
-    const timer = setTimeout(() => vm.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  await stopServer(vm.child);
   rmSync(vm.dir, { recursive: true, force: true });
 }
 

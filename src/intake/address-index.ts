@@ -70,9 +70,16 @@ export function createAddressIndex(catalog: Catalog) {
   for (const o of catalog.allObjects()) file(o);
   catalog.onChange((writes: readonly CatalogWrite[]) => {
     for (const w of writes) {
-      if (w.op === 'putProp') dirty.add(w.row.entity_id);
-      else if (w.op === 'deleteProp') dirty.add(w.entityId);
-      else if (w.op === 'deleteEntities') for (const id of w.ids) dirty.add(id);
+      // Only writes that may change what an address names (an ip or host property, or any
+      // property of an object filed by address, which covers one renamed or deleted) drop the
+      // answers: other property writes during a trap storm leave the cache alone.
+      if (w.op === 'putProp') {
+        if (w.row.name === 'ip' || w.row.name === 'host' || filed.has(w.row.entity_id)) dirty.add(w.row.entity_id);
+      } else if (w.op === 'deleteProp') {
+        if (filed.has(w.entityId)) dirty.add(w.entityId);
+      } else if (w.op === 'deleteEntities') {
+        for (const id of w.ids) if (filed.has(id)) dirty.add(id);
+      }
     }
   });
 

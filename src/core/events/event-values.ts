@@ -66,7 +66,7 @@ const scalar = (v: unknown): v is ScalarValue =>
  * plain OIDs and scalar values (every trap); undefined for any other shape, which is flattened.
  * Same names, values and key order (a raised incident stores them as JSON text).
  */
-function flatValues(event: EventFacts): Record<string, ScalarValue> | undefined {
+export function flatValues(event: EventFacts): Record<string, ScalarValue> | undefined {
   const payload = event.payload;
   const out: Record<string, ScalarValue> = Object.create(null) as Record<string, ScalarValue>;
   let count = 3;

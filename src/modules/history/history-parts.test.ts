@@ -82,6 +82,10 @@ describe('last stats', () => {
     assert.deepEqual({ ...l.get('a')!.latest }, { x: 6, y: 8, z: 'no' });
     // The payloads' values objects stay as they came (the engine and the live event hold them).
     assert.deepEqual([{ ...first }, { ...second }], [{ x: 1, y: 2 }, { x: 3, y: 4 }]);
+    // A plain object (not flatten's) is copied: conditions must not find Object.prototype's names.
+    l.record('b', 1, {}, { toStringy: 1 } as Record<string, number>);
+    assert.equal(Object.getPrototypeOf(l.get('b')!.latest), null);
+    assert.equal(Object.hasOwn(l.get('b')!.latest, 'toString'), false);
     // Loaded latest values merge too, into an object with no prototype.
     const loaded = new LastStats();
     loaded.load([{ entityId: 'b', timestamp: 1, payload: '{}', latest: '{"x":1,"toString":2}' }]);

@@ -21,11 +21,22 @@ import { SeriesIndex } from './series-index.js';
 
 export type { LastData, Scalar } from './last-stats.js';
 
-/** The heads by series id; taking one out marks it retired, so the record cache below drops it. */
+/**
+ * The heads by series id; taking one out marks it retired and drops its owner's record cache
+ * below (which would otherwise keep a quiet entity's last points alive after the seal).
+ * Heads leave only through delete(): clear() is not used.
+ */
 class Heads extends Map<number, SeriesHead> {
+  constructor(private readonly retire: (h: SeriesHead) => void) {
+    super();
+  }
+
   override delete(seriesId: number): boolean {
     const h = this.get(seriesId);
-    if (h) h.retired = true;
+    if (h) {
+      h.retired = true;
+      this.retire(h);
+    }
     return super.delete(seriesId);
   }
 }
@@ -43,8 +54,10 @@ interface RecordShape {
 
 export function createHistoryService({ store, clock }: { store: HistoryStore; clock: () => number; logger: Logger }) {
   const series = new SeriesIndex();
-  const heads = new Heads();
   const shapes = new Map<string, RecordShape>();
+  const heads = new Heads((h) => {
+    if (h.owner !== undefined) shapes.delete(h.owner);
+  });
   const last = new LastStats();
   /** End of the newest sealed chunk per series: a head starting before it overlaps stored points. */
   const sealedEnd = new Map<number, number>();
@@ -108,6 +121,7 @@ export function createHistoryService({ store, clock }: { store: HistoryStore; cl
           const id = byMetric?.get(metric);
           if (id === undefined) continue; // created by the journal before; absent only if the entity is gone
           h = head(id);
+          h.owner = entityId;
           names[i] = metric;
           cached[i] = h;
         }

@@ -47,6 +47,9 @@ export class LastStats {
     let data = this.byEntity.get(entityId);
     // An older payload that arrives late goes to history but does not replace the latest.
     if (data && data.timestamp > timestamp) return;
+    // Shared as they are only when null-prototype (flatten's): conditions must not find
+    // Object.prototype's toString or valueOf as a metric.
+    if (Object.getPrototypeOf(values) !== null) values = copy(values);
     if (!data) this.byEntity.set(entityId, (data = { timestamp, payload, latest: values, names, shared: true, dirty: true, version: 0 }));
     else if (sameNames(data.names, names)) {
       // The usual push: the same metrics as the latest holds, so the latest is this payload's

@@ -22,6 +22,8 @@ export class SeriesHead {
   journalSince = Number.POSITIVE_INFINITY;
   /** Taken out of the heads (sealed and stored, or its entity forgotten): a cached reference is stale. */
   retired = false;
+  /** The entity whose record cache (history-service.ts) holds this head, dropped when it retires. */
+  owner: string | undefined = undefined;
 
   /** Records that a point of journal entry `id` is about to be added. */
   fromJournal(id: number): void {

@@ -35,7 +35,7 @@ export interface StatEvent extends EntityRef {
   type: 'stat';
   timestamp: number;
   /** Names of the metrics the payload carried (flattened). */
-  metrics: string[];
+  metrics: readonly string[];
 }
 
 export type LiveEvent = StateEvent | IncidentEvent | StatEvent;
