@@ -41,6 +41,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Where first-start messages (URL, admin password) go; the console by default. */
   print?: (line: string) => void;
+  /** The services' clock (Date.now by default); tests move time with their own. */
+  clock?: () => number;
 }
 
 export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
@@ -55,7 +57,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   // A start that fails part-way (a port already taken, say) stops whatever it started and
   // closes the storage: nothing may stay open (the event log's writer thread would keep the
   // process alive) or run on (a trigger wait sending, then writing to a closed store).
-  const services = await createServices(config, storage, logger).catch(async (err: unknown) => {
+  const services = await createServices(config, storage, logger, options.clock).catch(async (err: unknown) => {
     await storage.close().catch(() => undefined);
     throw err;
   });

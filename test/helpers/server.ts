@@ -33,7 +33,7 @@ export interface TestServer {
  * `overrides` are configuration keys in nested or dotted form, e.g.
  * `{ 'server.user.auth_token_enabled': false, session: { idleTimeoutMs: 200 } }`.
  */
-export async function startTestServer(overrides: Record<string, unknown> = {}, dataDir?: string): Promise<TestServer> {
+export async function startTestServer(overrides: Record<string, unknown> = {}, dataDir?: string, options: { clock?: () => number } = {}): Promise<TestServer> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
   // A test that names its own database keeps it; otherwise the data dir's (same on a restart).
   const databaseUrl = 'databaseUrl' in overrides ? undefined : await databaseUrlFor(dir);
@@ -49,7 +49,7 @@ export async function startTestServer(overrides: Record<string, unknown> = {}, d
     ...overrides,
   });
   const printed: string[] = [];
-  const running = await startServer(config, { logger: pino({ level: 'silent' }), print: (l) => printed.push(l) });
+  const running = await startServer(config, { logger: pino({ level: 'silent' }), print: (l) => printed.push(l), clock: options.clock });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
