@@ -11,6 +11,22 @@ export interface IncidentReason {
   rootCause: { entityId: string; entityType: number; entityName: string };
 }
 
+/**
+ * Why an active incident does not notify: an active maintenance window of its entity, a cause
+ * upstream (a parent or a declared dependency in trouble), or an operator's "suppress until".
+ */
+export interface Suppression {
+  kind: 'maintenance' | 'dependency' | 'manual';
+  /** When it ends by itself (a window's end, the time an operator gave); null: when its cause goes. */
+  until: number | null;
+  windowId?: string;
+  windowName?: string;
+  /** The entity in trouble that this incident follows from (dependency). */
+  rootCause?: IncidentReason['rootCause'];
+  /** Who suppressed it by hand (manual). */
+  userId?: string;
+}
+
 export interface IncidentRow {
   id: string;
   entityId: string;
@@ -34,9 +50,21 @@ export interface IncidentRow {
   updated: number;
   /** When it moved to history; null while active. */
   historyAt: number | null;
+  /** Set while the incident is suppressed. */
+  suppression: Suppression | null;
 }
 
-export type NewIncident = Pick<IncidentRow, 'entityId' | 'entityType' | 'type' | 'key' | 'data' | 'state' | 'localTimestamp' | 'reason' | 'text' | 'timestamp'>;
+export type NewIncident = Pick<IncidentRow, 'entityId' | 'entityType' | 'type' | 'key' | 'data' | 'state' | 'localTimestamp' | 'reason' | 'text' | 'timestamp'>
+  & { suppression?: Suppression | null };
+
+/** What a suppression recheck needs of an active incident. */
+export interface SuppressionFact {
+  id: string;
+  entityId: string;
+  entityType: number;
+  cleared: boolean;
+  suppression: Suppression | null;
+}
 
 /** One step of an intake batch; `target` names an open incident, or (`ref`) the one raised by an earlier step of the batch. */
 export type IncidentTarget = { id: string } | { ref: number };
@@ -128,6 +156,11 @@ export interface IncidentsStore {
   nextClearTimestamp(): Promise<number | undefined>;
   /** Clears and moves to history every active incident of these entities. */
   closeForEntities(entityIds: string[], now: number): Promise<IncidentRow[]>;
+
+  /** Every active incident, as a suppression recheck sees it (read once at start). */
+  suppressionFacts(): Promise<SuppressionFact[]>;
+  /** Sets (null: removes) the suppression of active incidents in one transaction; the records changed (gone ones left out). */
+  setSuppression(changes: Array<{ id: string; suppression: Suppression | null }>, now: number): Promise<IncidentRow[]>;
 
   /** Adds a comment to an active incident (counting it); undefined when the incident is not active. */
   addComment(incidentId: string, text: string, author: string, now: number): Promise<{ comment: CommentRow; incident: IncidentRow } | undefined>;

@@ -6,7 +6,7 @@ import type { Predicate } from '../../core/safe-query.js';
 import { badRequest } from '../../errors.js';
 import { compileFilterParam } from '../../core/input/filter-param.js';
 import type { IncidentOwner } from './incident-owner.js';
-import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn } from '../../storage/incidents-types.js';
+import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn, type Suppression } from '../../storage/incidents-types.js';
 
 export interface IncidentView {
   id: string;
@@ -26,6 +26,8 @@ export interface IncidentView {
   clearTimestamp?: number;
   count: number;
   commentsCount: number;
+  /** Present only while the incident is suppressed: why, and until when. */
+  suppression?: Suppression;
   /** With `owner=true` only (incident-owner.ts). */
   owner?: IncidentOwner;
 }
@@ -53,6 +55,7 @@ export function incidentView(r: IncidentRow): IncidentView {
     v.acknowledgementTimestamp = r.acknowledgementTimestamp ?? r.updated;
   }
   if (r.clearTimestamp !== null) v.clearTimestamp = r.clearTimestamp;
+  if (r.suppression !== null) v.suppression = r.suppression;
   return v;
 }
 

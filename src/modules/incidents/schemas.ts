@@ -32,6 +32,18 @@ const OwnerFlag = Type.Optional(
 
 export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
+/** Present only while the incident is suppressed (modules/incidents/suppression.ts). */
+export const SuppressionSchema = Type.Object({
+  kind: Type.Union([Type.Literal('maintenance'), Type.Literal('dependency'), Type.Literal('manual')], {
+    description: 'maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time',
+  }),
+  until: Type.Union([Type.Integer(), Type.Null()], { description: 'ms; when it ends by itself (null: when its cause goes)' }),
+  windowId: Type.Optional(Type.String()),
+  windowName: Type.Optional(Type.String()),
+  rootCause: Type.Optional(Type.Object({ entityId: Type.String(), entityType: Type.Integer(), entityName: Type.String() })),
+  userId: Type.Optional(Type.String()),
+}, { description: 'Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once.' });
+
 export const IncidentSchema = Type.Object({
   id: Type.String(),
   entityId: Type.String(),
@@ -53,6 +65,7 @@ export const IncidentSchema = Type.Object({
   clearTimestamp: Type.Optional(Type.Integer({ description: 'ms; present once cleared' })),
   count: Type.Integer({ description: 'how many times it was raised (1 at first, +1 for each repeat or reopening)' }),
   commentsCount: Type.Integer(),
+  suppression: Type.Optional(SuppressionSchema),
   owner: Type.Optional(OwnerSchema),
 });
 

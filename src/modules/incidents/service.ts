@@ -21,6 +21,7 @@ import { commentView, incidentView } from './incident-view.js';
 import type { IncidentLevelsService } from './levels-service.js';
 import { indexKey, planSignals } from './signal-plan.js';
 import { serialQueue } from '../../core/serial-queue.js';
+import { createSuppressionKeeper, type Suppressor } from './suppression.js';
 
 export interface IncidentsDeps {
   store: IncidentsStore;
@@ -73,9 +74,13 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
   const publish = (action: IncidentEvent['action'], row: IncidentRow) =>
     bus.publish({ type: 'incident', entityId: row.entityId, entityType: row.entityType as 1 | 2, action, incident: { ...incidentView(row) }, timestamp: clock() });
 
+  const suppression = createSuppressionKeeper({ store, clock, logger, serial, changed: (action, row) => publish(action, row) });
+  await suppression.load();
+
   /** Incidents that went to history leave the index and are announced. */
   const moved = (rows: IncidentRow[]) => {
     for (const row of rows) {
+      suppression.track(row);
       const key = keyOfOpen.get(row.id);
       if (key !== undefined && open.get(key) === row.id) open.delete(key);
       keyOfOpen.delete(row.id);
@@ -124,18 +129,34 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
     signals(list: IncidentSignal[]): Promise<void> {
       if (list.length === 0) return Promise.resolve();
       return serial(async () => {
-        const plan = planSignals(list, { openId: (entityId, key) => open.get(indexKey(entityId, key)), rootCauseOf, levelOf });
+        const plan = planSignals(list, {
+          openId: (entityId, key) => open.get(indexKey(entityId, key)), rootCauseOf, levelOf, suppressionOf: (s) => suppression.decide(s),
+        });
         if (plan.ops.length === 0) return;
         const rows = await store.applySignals(plan.ops, clock());
+        const touched: IncidentRow[] = [];
         rows.forEach((row, i) => {
           if (!row) return;
           const op = plan.ops[i]!;
           if (op.op === 'raise') remember(plan.keys[i]!.entityId, plan.keys[i]!.key, row.id);
           if (row.clearTimestamp !== null) sweeper.schedule(row.clearTimestamp);
+          suppression.track(row);
+          if (op.op === 'repeat') touched.push(row);
           publish(op.op === 'raise' ? 'raised' : op.op === 'repeat' ? 'repeated' : 'cleared', row);
         });
+        // A reopened or repeated incident takes the suppression its entity has now.
+        if (touched.length > 0) await suppression.settle(touched);
       });
     },
+
+    /** Registers a source of suppression (maintenance, dependencies); asked for every new incident and on each recheck. */
+    addSuppressor: (s: Suppressor) => suppression.add(s),
+    /**
+     * Decides again, now, whether the active incidents (all, or those of some entities) are
+     * suppressed: what a suppressor says changed (a window began or ended, a cause cleared).
+     */
+    recheckSuppression: (entityIds?: Iterable<string>) => suppression.recheck(entityIds),
+    suppressionCounts: () => suppression.counts(),
 
     list: reads.list,
     get: reads.get,
@@ -165,7 +186,9 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
         reason: { code: MANUAL_REASON_CODE, rootCause: { entityId: entity.id, entityType: entity.entityType, entityName: entity.name } },
         text: input.text,
         timestamp: now,
+        suppression: suppression.decide({ entityId: entity.id, entityType: entity.entityType }) ?? null,
       }, now);
+      suppression.track(row);
       publish('raised', row);
       return incidentView(row);
     },
@@ -189,6 +212,7 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
       const row = await activeRow(actor, id);
       const changed = await store.clear(row.id, clock());
       if (!changed) return;
+      suppression.track(changed);
       sweeper.schedule(changed.clearTimestamp!);
       publish('cleared', changed);
     },
@@ -198,7 +222,10 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
       const row = await activeRow(actor, id);
       const changed = row.clearTimestamp === null ? undefined : await store.undoClear(row.id, clock());
       if (!changed) throw conflict(`incident ${id} is not cleared`);
+      suppression.track(changed);
       publish('undo-clear', changed);
+      // Back to a problem: it is suppressed or not as its entity is now.
+      await suppression.recheck([changed.entityId]);
     },
 
     /** Clears (if needed) and moves the incident to history at once. */
@@ -222,6 +249,7 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
     /** Stops timers and waits for work in progress; called on shutdown. */
     async stop(): Promise<void> {
       sweeper.stop();
+      suppression.stop();
       await serial(async () => undefined);
     },
   };

@@ -23,9 +23,19 @@ describe('planSignals', () => {
       incident: {
         entityId: '10', entityType: 1, type: 1, key: 'state', data: '{"x":1}', state: 4, localTimestamp: null,
         reason: { code: DEFAULT_REASON_CODE, rootCause: { entityId: '10', entityType: 1, entityName: 'e10' } }, text: 'down', timestamp: 1000,
+        suppression: null,
       },
     }]);
     assert.deepEqual(keys, [{ entityId: '10', key: 'state' }]);
+  });
+
+  it('a suppressed raise carries its suppression; a cause upstream becomes the reason\'s rootCause, keeping the code', () => {
+    const rootCause = { entityId: '3', entityType: 1, entityName: 'switch' };
+    const suppression = { kind: 'dependency' as const, until: null, rootCause };
+    const { ops } = planSignals([sig({ reason: { code: 10, rootCause: { entityId: '7', entityType: 1, entityName: 'child' } } })], { ...deps(), suppressionOf: () => suppression });
+    const raised = (ops[0] as { incident: { reason: unknown; suppression: unknown } }).incident;
+    assert.deepEqual(raised.suppression, suppression);
+    assert.deepEqual(raised.reason, { code: 10, rootCause });
   });
 
   it('a reason given by the engine is kept as is', () => {

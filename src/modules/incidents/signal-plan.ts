@@ -3,7 +3,7 @@
 // an inactive one clears the open incident. Pure: what is open is asked of `openId`, and an
 // incident raised earlier in the same batch is referred to by its step (`ref`).
 import type { IncidentSignal } from './incident-signal.js';
-import type { IncidentReason, IncidentTarget, NewIncident, SignalOp } from '../../storage/incidents-types.js';
+import type { IncidentReason, IncidentTarget, NewIncident, SignalOp, Suppression } from '../../storage/incidents-types.js';
 
 /** Reason code of a signal that brings none: a condition matched. */
 export const DEFAULT_REASON_CODE = 1;
@@ -15,6 +15,8 @@ export interface PlanDeps {
   rootCauseOf(signal: IncidentSignal): IncidentReason['rootCause'] | undefined;
   /** The level (an integer id) an active signal raises. */
   levelOf(signal: IncidentSignal): number;
+  /** Why a new incident of the signal's entity is raised suppressed, if it is (suppression.ts). */
+  suppressionOf?(signal: IncidentSignal): Suppression | undefined;
 }
 
 export interface Plan {
@@ -45,6 +47,9 @@ export function planSignals(signals: readonly IncidentSignal[], deps: PlanDeps):
     }
     const rootCause = deps.rootCauseOf(s);
     if (!rootCause) continue;
+    const suppression = deps.suppressionOf?.(s);
+    // Raised because something upstream is in trouble: the reason names that cause.
+    const reason = suppression?.rootCause ? { code: s.reason?.code ?? DEFAULT_REASON_CODE, rootCause: suppression.rootCause } : s.reason ?? { code: DEFAULT_REASON_CODE, rootCause };
     const incident: NewIncident = {
       entityId: s.entityId,
       entityType: s.entityType,
@@ -53,9 +58,10 @@ export function planSignals(signals: readonly IncidentSignal[], deps: PlanDeps):
       data: s.data ?? '',
       state: level,
       localTimestamp: null,
-      reason: s.reason ?? { code: DEFAULT_REASON_CODE, rootCause },
+      reason,
       text: s.text ?? '',
       timestamp: s.timestamp,
+      suppression: suppression ?? null,
     };
     raisedHere.set(k, { ref: ops.length });
     ops.push({ op: 'raise', incident });

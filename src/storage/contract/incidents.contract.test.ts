@@ -39,7 +39,7 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.deepEqual(row, {
       id: row.id, entityId: '10', entityType: 1, type: 3, key: null, data: 'd', state: 2, lastState: 2, localTimestamp: 990,
       reason: { code: 2, rootCause: { entityId: '10', entityType: 1, entityName: 'e10' } }, text: 'manual', timestamp: 1000,
-      acknowledgedBy: null, acknowledgementTimestamp: null, clearTimestamp: null, count: 1, commentsCount: 0, updated: 1500, historyAt: null,
+      acknowledgedBy: null, acknowledgementTimestamp: null, clearTimestamp: null, count: 1, commentsCount: 0, updated: 1500, historyAt: null, suppression: null,
     });
     assert.deepEqual(await s.get(row.id), row);
     for (const bad of ['x', '0', '-1', `${row.id}.0`, ' 1', '1'.repeat(40), '999999']) assert.equal(await s.get(bad), undefined, bad);
@@ -277,5 +277,31 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.equal((await s.get(row.id))?.commentsCount, 3);
     assert.equal((await s.comments(row.id, 10, 0)).length, 3, 'comments stay with the incident in history');
     assert.equal(await s.addComment('999999', 'x', 'amy', 1), undefined);
+  }));
+
+  it('suppression: raised with one, set and removed in one call (gone and history rows left out), facts of every active incident', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const window = { kind: 'maintenance' as const, until: 5000, windowId: '7', windowName: 'Patch night' };
+    const [quiet, loud, gone] = (await s.applySignals([
+      { op: 'raise', incident: incident('20', 'state', { suppression: window }) },
+      { op: 'raise', incident: incident('21', 'state') },
+      { op: 'raise', incident: incident('22', 'state') },
+    ], 1100)) as IncidentRow[];
+    assert.deepEqual(quiet!.suppression, window);
+    assert.equal(loud!.suppression, null);
+    await s.moveToHistory([gone!.id], 1150);
+    await s.clear(loud!.id, 1160);
+    const facts = (await s.suppressionFacts()).sort((a, b) => Number(a.id) - Number(b.id));
+    assert.deepEqual(facts, [
+      { id: quiet!.id, entityId: '20', entityType: 1, cleared: false, suppression: window },
+      { id: loud!.id, entityId: '21', entityType: 1, cleared: true, suppression: null },
+    ]);
+    const cause = { kind: 'dependency' as const, until: null, rootCause: { entityId: '1', entityType: 1, entityName: 'root' } };
+    const changed = await s.setSuppression([
+      { id: quiet!.id, suppression: null }, { id: loud!.id, suppression: cause }, { id: gone!.id, suppression: cause }, { id: 'x', suppression: null },
+    ], 1200);
+    assert.deepEqual(changed.map((r) => [r.id, r.suppression, r.updated]), [[quiet!.id, null, 1200], [loud!.id, cause, 1200]]);
+    assert.equal((await s.get(gone!.id))?.suppression, null, 'an incident in history is not changed');
+    assert.deepEqual(await s.setSuppression([], 1300), []);
   }));
 });

@@ -8,7 +8,8 @@ import { DuplicateKeyError } from '../types.js';
 import { findStatement } from './incidents-find.js';
 import { isUniqueViolation, type PgDb, type PgQueryable } from './pg-db.js';
 import {
-  type CommentDbRow, type IncidentDbRow, type LevelDbRow, toCommentRecord, toIncidentRecord, toLevelRecord,
+  type CommentDbRow, type IncidentDbRow, type LevelDbRow, type SuppressionFactDbRow, suppressionText, toCommentRecord, toIncidentRecord, toLevelRecord,
+  toSuppressionFact,
 } from '../rows/incident-row.js';
 
 /**
@@ -24,8 +25,12 @@ const SHARE_LEVELS = 'SELECT pg_advisory_xact_lock_shared($1)';
 const validId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 const numbers = (ids: string[]) => ids.filter(validId).map(Number);
 
-const INSERT = `INSERT INTO incidents (entity_id, entity_type, type, key, data, state, last_state, local_timestamp, reason, text, timestamp, updated)
-  VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9, $10, $11) RETURNING *`;
+const INSERT = `INSERT INTO incidents (entity_id, entity_type, type, key, data, state, last_state, local_timestamp, reason, text, timestamp, updated, suppression)
+  VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8::jsonb, $9, $10, $11, $12) RETURNING *`;
+// Several changes in one statement; the records come back in id order.
+const SET_SUPPRESSION = `WITH changed AS (UPDATE incidents i SET suppression = v.s, updated = $1
+  FROM unnest($2::bigint[], $3::text[]) AS v(id, s) WHERE i.id = v.id AND i.history_at IS NULL RETURNING i.*)
+  SELECT * FROM changed ORDER BY id`;
 const REPEAT = `UPDATE incidents SET count = count + $1, state = $2, last_state = $2, clear_timestamp = NULL,
   text = COALESCE($3, text), data = COALESCE($4, data), updated = $5 WHERE id = $6 AND history_at IS NULL RETURNING *`;
 const CLEAR = `UPDATE incidents SET state = ${CLEARED_LEVEL}, clear_timestamp = $1, updated = $2
@@ -39,7 +44,7 @@ const MOVE_IDS = toHistory('id = ANY($2::bigint[])');
 const MOVE_ENTITIES = toHistory('entity_id = ANY($2::bigint[])');
 
 const insertParams = (i: NewIncident, now: number) => [
-  Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now,
+  Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now, suppressionText(i.suppression),
 ];
 
 export function createPgIncidentsStore(db: PgDb): IncidentsStore {
@@ -126,6 +131,13 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
       await q.query(SHARE_LEVELS, [LEVELS_LOCK]);
       return toIncidentRecord((await q.one<IncidentDbRow>(INSERT, insertParams(incident, now)))!);
     }),
+    suppressionFacts: async () => (await db.rows<SuppressionFactDbRow>(
+      'SELECT id, entity_id, entity_type, clear_timestamp, suppression FROM incidents WHERE history_at IS NULL')).map(toSuppressionFact),
+    async setSuppression(changes, now) {
+      const valid = changes.filter((c) => validId(c.id));
+      if (valid.length === 0) return [];
+      return (await db.rows<IncidentDbRow>(SET_SUPPRESSION, [now, valid.map((c) => Number(c.id)), valid.map((c) => suppressionText(c.suppression))])).map(toIncidentRecord);
+    },
     get: (id) => guarded('SELECT * FROM incidents WHERE id = $1', id, [Number(id)]),
 
     async find(query) {

@@ -2,7 +2,7 @@
 // text, built_in as 0/1), their row → record mappings, and each list sort's column and value
 // for keyset paging, kept once for SQLite and PostgreSQL. (The record types are the
 // interface's IncidentRow, CommentRow and LevelRow, hence *DbRow for the tables' rows.)
-import type { CommentRow, IncidentRow, IncidentSortColumn, LevelRow } from '../incidents-types.js';
+import type { CommentRow, IncidentRow, IncidentSortColumn, LevelRow, SuppressionFact } from '../incidents-types.js';
 
 export interface IncidentDbRow {
   id: number;
@@ -24,6 +24,7 @@ export interface IncidentDbRow {
   comments_count: number;
   updated: number;
   history_at: number | null;
+  suppression: string | null;
 }
 
 export const toIncidentRecord = (r: IncidentDbRow): IncidentRow => ({
@@ -46,7 +47,20 @@ export const toIncidentRecord = (r: IncidentDbRow): IncidentRow => ({
   commentsCount: r.comments_count,
   updated: r.updated,
   historyAt: r.history_at,
+  suppression: r.suppression === null ? null : (JSON.parse(r.suppression) as IncidentRow['suppression']),
 });
+
+export interface SuppressionFactDbRow { id: number; entity_id: number; entity_type: number; clear_timestamp: number | null; suppression: string | null }
+export const toSuppressionFact = (r: SuppressionFactDbRow): SuppressionFact => ({
+  id: String(r.id),
+  entityId: String(r.entity_id),
+  entityType: r.entity_type,
+  cleared: r.clear_timestamp !== null,
+  suppression: r.suppression === null ? null : (JSON.parse(r.suppression) as SuppressionFact['suppression']),
+});
+
+/** The suppression column's text. */
+export const suppressionText = (s: IncidentRow['suppression'] | undefined): string | null => (s ? JSON.stringify(s) : null);
 
 export interface CommentDbRow { id: number; incident_id: number; text: string; author: string; timestamp: number }
 export const toCommentRecord = (r: CommentDbRow): CommentRow => ({ id: String(r.id), incidentId: String(r.incident_id), text: r.text, author: r.author, timestamp: r.timestamp });

@@ -8,7 +8,8 @@ import { DuplicateKeyError } from '../types.js';
 import { statementCache } from './statement-cache.js';
 import type { WriteGate } from './write-gate.js';
 import {
-  type CommentDbRow, type IncidentDbRow, INCIDENT_SORTS, type LevelDbRow, toCommentRecord, toIncidentRecord, toLevelRecord,
+  type CommentDbRow, type IncidentDbRow, INCIDENT_SORTS, type LevelDbRow, type SuppressionFactDbRow, suppressionText, toCommentRecord, toIncidentRecord,
+  toLevelRecord, toSuppressionFact,
 } from '../rows/incident-row.js';
 
 /**
@@ -67,11 +68,14 @@ function conditionClauses(conditions: FieldCondition[], where: string[], params:
 }
 
 const ID_LIST = 'SELECT value FROM json_each(?)';
+const validId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 const numbers = (ids: string[]) => JSON.stringify(ids.map(Number).filter(Number.isSafeInteger));
 
 export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGate): IncidentsStore {
-  const insert = db.prepare(`INSERT INTO incidents (entity_id, entity_type, type, key, data, state, last_state, local_timestamp, reason, text, timestamp, updated)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`);
+  const insert = db.prepare(`INSERT INTO incidents (entity_id, entity_type, type, key, data, state, last_state, local_timestamp, reason, text, timestamp, updated, suppression)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`);
+  const suppressionFacts = db.prepare('SELECT id, entity_id, entity_type, clear_timestamp, suppression FROM incidents INDEXED BY incidents_active_timestamp WHERE history_at IS NULL');
+  const setSuppression = db.prepare('UPDATE incidents SET suppression = ?, updated = ? WHERE id = ? AND history_at IS NULL RETURNING *');
   const repeat = db.prepare(`UPDATE incidents SET count = count + ?, state = ?, last_state = ?, clear_timestamp = NULL,
     text = COALESCE(?, text), data = COALESCE(?, data), updated = ? WHERE id = ? AND history_at IS NULL RETURNING *`);
   const clear = db.prepare(`UPDATE incidents SET state = ${CLEARED_LEVEL}, clear_timestamp = ?, updated = ?
@@ -108,7 +112,7 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
   const levelExists = db.prepare('SELECT 1 FROM incident_levels WHERE id = ?').pluck();
 
   const insertIncident = (i: NewIncident, now: number): IncidentDbRow =>
-    insert.get(Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now) as IncidentDbRow;
+    insert.get(Number(i.entityId), i.entityType, i.type, i.key, i.data, i.state, i.state, i.localTimestamp, JSON.stringify(i.reason), i.text, i.timestamp, now, suppressionText(i.suppression)) as IncidentDbRow;
 
   const applySignals = db.transaction((ops: SignalOp[], now: number): Array<IncidentRow | undefined> => {
     const raised: Array<number | undefined> = [];
@@ -144,13 +148,22 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     return { comment: toCommentRecord(comment), incident: toIncidentRecord(incident) };
   });
 
+  const setSuppressions = db.transaction((changes: Array<{ id: string; suppression: IncidentRow['suppression'] }>, now: number): IncidentRow[] => {
+    const out: IncidentRow[] = [];
+    for (const c of changes) {
+      if (!validId(c.id)) continue;
+      const row = setSuppression.get(suppressionText(c.suppression), now, Number(c.id)) as IncidentDbRow | undefined;
+      if (row) out.push(toIncidentRecord(row));
+    }
+    return out;
+  });
+
   const prepare = statementCache(db);
 
   const one = (st: Database.Statement, ...params: unknown[]) => {
     const row = st.get(...params) as IncidentDbRow | undefined;
     return row && toIncidentRecord(row);
   };
-  const validId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 
   return {
     levels: async () => (listLevels.all() as LevelDbRow[]).map(toLevelRecord),
@@ -215,6 +228,9 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     sweepCleared: (clearedBefore, now, limit) => gate.run(() => (sweep.all(now, now, clearedBefore, limit) as IncidentDbRow[]).map(toIncidentRecord)),
     nextClearTimestamp: async () => (nextClear.get() as { t: number | null }).t ?? undefined,
     closeForEntities: (entityIds, now) => gate.run(() => (entityIds.length ? moveMany(moveEntities, entityIds, now) : [])),
+
+    suppressionFacts: async () => (suppressionFacts.all() as SuppressionFactDbRow[]).map(toSuppressionFact),
+    setSuppression: (changes, now) => gate.run(() => (changes.length ? setSuppressions(changes, now) : [])),
 
     addComment: (incidentId, text, author, now) => gate.run(() => addComment(incidentId, text, author, now)),
     comments: async (incidentId, limit, skip) => (listComments.all(Number(incidentId), limit, skip) as CommentDbRow[]).map(toCommentRecord),

@@ -5171,6 +5171,21 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                            suppression?: {
+                                /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                                kind: "maintenance" | "dependency" | "manual";
+                                /** @description ms; when it ends by itself (null: when its cause goes) */
+                                until: number | null;
+                                windowId?: string;
+                                windowName?: string;
+                                rootCause?: {
+                                    entityId: string;
+                                    entityType: number;
+                                    entityName: string;
+                                };
+                                userId?: string;
+                            };
                             /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                             owner?: {
                                 id: string;
@@ -5268,6 +5283,21 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                            suppression?: {
+                                /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                                kind: "maintenance" | "dependency" | "manual";
+                                /** @description ms; when it ends by itself (null: when its cause goes) */
+                                until: number | null;
+                                windowId?: string;
+                                windowName?: string;
+                                rootCause?: {
+                                    entityId: string;
+                                    entityType: number;
+                                    entityName: string;
+                                };
+                                userId?: string;
+                            };
                             /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                             owner?: {
                                 id: string;
@@ -5368,6 +5398,21 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                            suppression?: {
+                                /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                                kind: "maintenance" | "dependency" | "manual";
+                                /** @description ms; when it ends by itself (null: when its cause goes) */
+                                until: number | null;
+                                windowId?: string;
+                                windowName?: string;
+                                rootCause?: {
+                                    entityId: string;
+                                    entityType: number;
+                                    entityName: string;
+                                };
+                                userId?: string;
+                            };
                             /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                             owner?: {
                                 id: string;
@@ -5786,6 +5831,21 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                            suppression?: {
+                                /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                                kind: "maintenance" | "dependency" | "manual";
+                                /** @description ms; when it ends by itself (null: when its cause goes) */
+                                until: number | null;
+                                windowId?: string;
+                                windowName?: string;
+                                rootCause?: {
+                                    entityId: string;
+                                    entityType: number;
+                                    entityName: string;
+                                };
+                                userId?: string;
+                            };
                             /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                             owner?: {
                                 id: string;
@@ -5888,6 +5948,21 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                            suppression?: {
+                                /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                                kind: "maintenance" | "dependency" | "manual";
+                                /** @description ms; when it ends by itself (null: when its cause goes) */
+                                until: number | null;
+                                windowId?: string;
+                                windowName?: string;
+                                rootCause?: {
+                                    entityId: string;
+                                    entityType: number;
+                                    entityName: string;
+                                };
+                                userId?: string;
+                            };
                             /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                             owner?: {
                                 id: string;
@@ -10212,7 +10287,7 @@ export interface components {
             entityId: string;
             /** @description 1 object, 2 link */
             entityType: 1 | 2;
-            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed";
+            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed" | "suppressed" | "unsuppressed";
             incident: {
                 id: string;
                 entityId: string;
@@ -10251,6 +10326,21 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                suppression?: {
+                    /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                    kind: "maintenance" | "dependency" | "manual";
+                    /** @description ms; when it ends by itself (null: when its cause goes) */
+                    until: number | null;
+                    windowId?: string;
+                    windowName?: string;
+                    rootCause?: {
+                        entityId: string;
+                        entityType: number;
+                        entityName: string;
+                    };
+                    userId?: string;
+                };
                 /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                 owner?: {
                     id: string;
@@ -10315,7 +10405,7 @@ export interface components {
             entityId: string;
             /** @description 1 object, 2 link */
             entityType: 1 | 2;
-            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed";
+            action: "raised" | "repeated" | "acknowledged" | "unacknowledged" | "cleared" | "undo-clear" | "removed" | "commented" | "changed" | "suppressed" | "unsuppressed";
             incident: {
                 id: string;
                 entityId: string;
@@ -10354,6 +10444,21 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
+                suppression?: {
+                    /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
+                    kind: "maintenance" | "dependency" | "manual";
+                    /** @description ms; when it ends by itself (null: when its cause goes) */
+                    until: number | null;
+                    windowId?: string;
+                    windowName?: string;
+                    rootCause?: {
+                        entityId: string;
+                        entityType: number;
+                        entityName: string;
+                    };
+                    userId?: string;
+                };
                 /** @description the entity, as the caller may see it; of an entity deleted since, what the incident recorded (its name) with no parents or properties */
                 owner?: {
                     id: string;

@@ -1,0 +1,144 @@
+// Suppression: an incident raised while its entity is in a maintenance window, or while a
+// cause upstream is already in trouble (a parent Down, a declared dependency), is raised as
+// suppressed and notifies nobody; when what suppressed it ends, the incidents still wrong are
+// "unsuppressed" once, and that is when they notify. Who decides is not this file's business:
+// maintenance and dependencies each register a suppressor; the first one that answers wins.
+// An operator's "suppress until" (kind manual) holds until its time, whatever they say.
+import type { Logger } from 'pino';
+import type { IncidentRow, IncidentsStore, Suppression, SuppressionFact } from '../../storage/incidents-types.js';
+
+/** Whether the entity's incidents are to be suppressed now, and why. */
+export type Suppressor = (entity: { entityId: string; entityType: number }, now: number) => Suppression | undefined;
+
+/** The same suppression, as far as anyone downstream can tell (kind, window, cause, end). */
+export function sameSuppression(a: Suppression | null | undefined, b: Suppression | null | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return a.kind === b.kind && a.until === b.until && a.windowId === b.windowId && a.rootCause?.entityId === b.rootCause?.entityId && a.userId === b.userId;
+}
+
+/** A manual suppression whose time has not come holds; every other one is decided again. */
+export const manualHolds = (s: Suppression | null, now: number) => s?.kind === 'manual' && (s.until === null || s.until > now);
+
+/** Longest a timer may be set for (setTimeout's limit). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Changes written per statement. */
+const WRITE_CHUNK = 1_000;
+
+export function createSuppressionKeeper({ store, clock, logger, serial, changed }: {
+  store: IncidentsStore;
+  clock: () => number;
+  logger: Logger;
+  /** The incidents service's queue: rechecks run in turn with its other changes. */
+  serial: <T>(work: () => Promise<T>) => Promise<T>;
+  /** A record whose suppression was set (`suppressed`) or removed (`unsuppressed`). */
+  changed: (action: 'suppressed' | 'unsuppressed', row: IncidentRow) => void;
+}) {
+  const suppressors: Suppressor[] = [];
+  /** Every active incident: id → what a recheck needs. */
+  const live = new Map<string, SuppressionFact>();
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+  let stopped = false;
+
+  function decide(entity: { entityId: string; entityType: number }, now: number): Suppression | undefined {
+    for (const s of suppressors) {
+      const answer = s(entity, now);
+      if (answer) return answer;
+    }
+    return undefined;
+  }
+
+  /** The suppression an active, not cleared incident should have now. */
+  function wanted(f: SuppressionFact, now: number): Suppression | null {
+    if (manualHolds(f.suppression, now)) return f.suppression;
+    return decide(f, now) ?? null;
+  }
+
+  function arm(now: number): void {
+    let next = Infinity;
+    for (const f of live.values()) {
+      const until = f.suppression?.until;
+      if (!f.cleared && until !== null && until !== undefined && until > now && until < next) next = until;
+    }
+    if (next === timerAt) return;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    timerAt = next;
+    if (next === Infinity || stopped) return;
+    timer = setTimeout(() => {
+      timerAt = Infinity;
+      timer = undefined;
+      recheck().catch((err: unknown) => logger.error({ err }, 'suppression recheck failed'));
+    }, Math.min(MAX_TIMER_MS, Math.max(0, next - clock())));
+    timer.unref();
+  }
+
+  /** Brings the given incidents (all active ones by default) to the suppression they should have; call inside `serial`. */
+  async function reconcile(facts: Iterable<SuppressionFact>): Promise<void> {
+    const now = clock();
+    const changes: Array<{ id: string; suppression: Suppression | null }> = [];
+    for (const f of facts) {
+      if (f.cleared) continue;
+      const want = wanted(f, now);
+      if (!sameSuppression(want, f.suppression)) changes.push({ id: f.id, suppression: want });
+    }
+    for (let i = 0; i < changes.length; i += WRITE_CHUNK) {
+      for (const row of await store.setSuppression(changes.slice(i, i + WRITE_CHUNK), now)) {
+        const before = live.get(row.id)?.suppression ?? null;
+        track(row);
+        changed(row.suppression ? 'suppressed' : 'unsuppressed', row);
+        if (before && !row.suppression) logger.debug({ incident: row.id }, 'incident unsuppressed');
+      }
+    }
+    arm(now);
+  }
+
+  function track(row: IncidentRow): void {
+    if (row.historyAt !== null) live.delete(row.id);
+    else live.set(row.id, { id: row.id, entityId: row.entityId, entityType: row.entityType, cleared: row.clearTimestamp !== null, suppression: row.suppression });
+    // An end sooner than the one the timer waits for (a suppressed raise).
+    const until = row.suppression?.until;
+    if (row.historyAt === null && until !== null && until !== undefined && until < timerAt) arm(clock());
+  }
+
+  /** Rechecks every active incident (or those of some entities). */
+  function recheck(entityIds?: Iterable<string>): Promise<void> {
+    return serial(async () => {
+      if (stopped) return;
+      if (entityIds === undefined) return reconcile([...live.values()]);
+      const wantedIds = new Set(entityIds);
+      return reconcile([...live.values()].filter((f) => wantedIds.has(f.entityId)));
+    });
+  }
+
+  return {
+    async load(): Promise<void> {
+      for (const f of await store.suppressionFacts()) live.set(f.id, f);
+      arm(clock());
+    },
+    /** Suppressors are asked in the order they were added. */
+    add(suppressor: Suppressor): void {
+      suppressors.push(suppressor);
+    },
+    /** What a new incident of the entity is raised with. */
+    decide: (entity: { entityId: string; entityType: number }) => decide(entity, clock()),
+    /** Follows a record the service wrote (raised, repeated, cleared, moved to history...). */
+    track,
+    /** After a batch of the engine's signals: the records it touched, decided again. Inside `serial`. */
+    settle: (rows: IncidentRow[]) => reconcile(rows.filter((r) => r.historyAt === null).map((r) => live.get(r.id)!).filter(Boolean)),
+    recheck,
+    /** The active incidents' count and those suppressed, for metrics and tests. */
+    counts(): { active: number; suppressed: number } {
+      let suppressed = 0;
+      for (const f of live.values()) if (f.suppression && !f.cleared) suppressed += 1;
+      return { active: live.size, suppressed };
+    },
+    stop(): void {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export type SuppressionKeeper = ReturnType<typeof createSuppressionKeeper>;
