@@ -252,6 +252,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     intake: () => ({ ...data.intake.counters(), refused: data.stat.refused() }),
     eventLog: () => eventLog.counters(),
     checks: () => ({ ...probes.counters() }),
+    incidents: () => incidents.suppressionCounts(),
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {

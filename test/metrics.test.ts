@@ -77,6 +77,7 @@ describe('GET /metrics: access', () => {
       ['vigil_check_runs_total', 'counter'],
       ['vigil_checks', 'gauge'],
       ['vigil_live_stream_clients', 'gauge'],
+      ['vigil_incidents', 'gauge'],
       ['vigil_storage_info', 'gauge'],
       ['process_cpu_seconds_total', 'counter'],
       ['nodejs_eventloop_lag_seconds', 'gauge'],
@@ -88,6 +89,8 @@ describe('GET /metrics: access', () => {
     const s = parse(text);
     const backend = testBackend() === 'postgres' ? 'postgres' : 'sqlite';
     assert.equal(s.get(`vigil_storage_info{backend="${backend}"}`), 1);
+    assert.equal(s.get('vigil_incidents{state="suppressed"}'), 0, 'nothing is suppressed on a fresh server');
+    assert.ok(s.has('vigil_incidents{state="active"}'));
     // The full checkpoint at start is timed.
     assert.ok(value(s, 'vigil_history_checkpoint_duration_seconds_count{kind="full"}') >= 1);
     if (backend === 'postgres') {

@@ -25,6 +25,8 @@ export interface MetricSources {
   listeners?: () => Record<string, Record<string, number>>;
   /** Open live-stream (SSE) connections. */
   liveClients?: () => number;
+  /** Active incidents (not in history) and those of them suppressed (not cleared). */
+  incidents?: () => { active: number; suppressed: number };
   database?: { backend: 'sqlite' | 'postgres'; pool?: () => PoolUse };
 }
 
@@ -113,6 +115,11 @@ export function registerSourceMetrics(registry: Registry, sources: MetricSources
   gauge('vigil_live_stream_clients', 'Open live-stream (server-sent events) connections', [], () =>
     sources.liveClients ? [[{}, sources.liveClients()]] : [],
   );
+
+  gauge('vigil_incidents', 'Incidents not yet in history (active), and those of them suppressed now (maintenance, dependency, by hand)', ['state'], () => {
+    const c = sources.incidents?.();
+    return c ? [[{ state: 'active' }, c.active], [{ state: 'suppressed' }, c.suppressed]] : [];
+  });
 
   gauge('vigil_storage_info', 'The storage backend in use (1 for the one in use)', ['backend'], () =>
     sources.database ? [[{ backend: sources.database.backend }, 1]] : [],
