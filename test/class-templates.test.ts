@@ -6,7 +6,9 @@
 // readers without manage-service-properties see check secrets masked.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import snmp from 'net-snmp';
 import { dataClient, until } from './helpers/data.js';
+import { freeUdpPort } from './helpers/ports.js';
 import { adminClient, as } from './helpers/entities.js';
 import { assertError, call, createUser, currentUserId, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -34,7 +36,7 @@ async function incidentsOf(entityId: string): Promise<any[]> {
 }
 
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ snmpTrapPort: await freeUdpPort(), snmp: { communities: ['public'] } });
   await createUser(server, { login: 'tpl-reader', password: 'tpl-reader-pw-1' });
 });
 after(async () => {
@@ -156,12 +158,17 @@ describe('class properties', () => {
   });
 
   it('an inherited ip names the object a trap comes from (address index)', async () => {
-    // Sanity of the behaviour readers without a trap: the record's effective props are what
-    // the index reads (intake/address-index.ts); here the class writes a property every member shows.
     const cls = await mkClass();
-    await ok('PUT', `/classes/${cls}/props`, [{ name: 'host', value: 'tpl-host.example' }]);
-    const o = await mkObject({ name: 'tpl-host', parent_id: ['1'], class_id: cls });
-    assert.equal((await ok('GET', `/objects/${o.id}`)).properties[0].value, 'tpl-host.example');
+    const o = await mkObject({ name: 'tpl-trap-sender', parent_id: ['1'], class_id: cls });
+    await ok('PUT', `/classes/${cls}/props`, [{ name: 'ip', value: '127.0.0.1' }]);
+    const oid = '1.3.6.1.4.1.99999.7701';
+    await new Promise<void>((resolve, reject) => {
+      const session = snmp.createSession('127.0.0.1', 'public', { trapPort: server.snmpTrapPort!, version: snmp.Version2c, retries: 0, timeout: 2000 });
+      session.trap(oid as never, [] as never, {} as never, (err: Error | null) => (session.close(), err ? reject(err) : resolve()));
+    });
+    const filter = encodeURIComponent(JSON.stringify({ 'payload.trapOid': oid }));
+    const [record] = await until('the trap\'s record', async () => ok('GET', `/event-log?type=1&limit=10&filter=${filter}`), (l: any[]) => l.length > 0);
+    assert.equal(record.entity?.entityId, o.id);
   });
 });
 
