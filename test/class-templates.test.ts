@@ -159,8 +159,9 @@ describe('class properties', () => {
 
   it('an inherited ip names the object a trap comes from (address index)', async () => {
     const cls = await mkClass();
-    const o = await mkObject({ name: 'tpl-trap-sender', parent_id: ['1'], class_id: cls });
     await ok('PUT', `/classes/${cls}/props`, [{ name: 'ip', value: '127.0.0.1' }]);
+    // Made after the class's property: it inherits the address as it is created.
+    const o = await mkObject({ name: 'tpl-trap-sender', parent_id: ['1'], class_id: cls });
     const oid = '1.3.6.1.4.1.99999.7701';
     await new Promise<void>((resolve, reject) => {
       const session = snmp.createSession('127.0.0.1', 'public', { trapPort: server.snmpTrapPort!, version: snmp.Version2c, retries: 0, timeout: 2000 });
@@ -193,6 +194,12 @@ describe('rights and secrets', () => {
     assert.equal(record.body.properties[0].inherited, true);
     // The admin sees it.
     assert.equal(JSON.parse((await ok('GET', `/objects/${o.id}`)).properties[0].value).community, COMMUNITY);
+
+    // The class's check is a check of the object (check index), its secret masked for the reader.
+    const checks = await call(server, 'GET', `/objects/${o.id}/checks`, { headers: reader });
+    assert.equal(checks.status, 200, checks.text);
+    assert.deepEqual(checks.body.map((c: any) => [c.name, c.type, c.definition.community]), [['snmp', 'snmp', '********']]);
+    assert.equal((await ok('GET', `/objects/${o.id}/checks`))[0].definition.community, COMMUNITY);
 
     // manage-classes without manage-service-properties: plain properties yes, service ones no,
     // and the masked one sent back keeps its secret.

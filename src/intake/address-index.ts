@@ -81,6 +81,9 @@ export function createAddressIndex(catalog: Catalog) {
         if (filed.has(w.entityId)) dirty.add(w.entityId);
       } else if (w.op === 'deleteEntities') {
         for (const id of w.ids) if (filed.has(id)) dirty.add(id);
+      } else if (w.op === 'putObject' && w.row.class_id !== null && !filed.has(w.row.id) && catalog.classPropsOf(w.row.class_id).length > 0) {
+        // A new object of a class with properties may inherit an address.
+        dirty.add(w.row.id);
       } else if (w.op === 'putClassProp' || w.op === 'deleteClassProp') {
         // Rare (a class edited): every object of the class is filed again.
         for (const e of catalog.usesOfClass(w.op === 'putClassProp' ? w.row.class_id : w.classId)) dirty.add(e.id);
