@@ -78,8 +78,8 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
       else if (w.op === 'deleteProp') touched.add(w.entityId);
       else if (w.op === 'deleteEntities') {
         for (const id of w.ids) if (byEntity.has(id)) touched.add(id);
-      } else if ((w.op === 'putObject' || w.op === 'putLink') && w.row.class_id !== null && catalog.classPropsOf(w.row.class_id).length > 0) {
-        // A new entity of a class with properties inherits the class's checks.
+      } else if ((w.op === 'putObject' || w.op === 'putLink') && !byEntity.has(w.row.id) && w.row.class_id !== null && catalog.classPropsOf(w.row.class_id).length > 0) {
+        // A new entity of a class with properties inherits the class's checks (a class change is in classMoved).
         touched.add(w.row.id);
       } else if (w.op === 'putClassProp' || w.op === 'deleteClassProp') {
         for (const e of catalog.usesOfClass(w.op === 'putClassProp' ? w.row.class_id : w.classId)) touched.add(e.id);
