@@ -43,9 +43,27 @@ describe('class templates', () => {
     const raised = await until('the class\'s incident', async () => (await api(server, 'GET', '/incidents?limit=100')).filter((i: any) => String(i.entityId) === pump.id),
       (l: any[]) => l.length > 0);
     assert.equal(raised[0].text, 'pump too hot');
-    // And the object's incidents page lists it.
+    // And the incidents page lists it.
     await page.goto(`${server.url}/incidents`);
     await page.getByText('pump too hot').first().waitFor();
+  });
+
+  uiTest('sets a class\'s properties, which the object page shows as inherited', ui, async ({ page, server }) => {
+    const cls = await api(server, 'POST', '/classes', { name: 'Valves' });
+    const valve = await api(server, 'POST', '/objects', { name: 'valve-2', parent_id: ['1'], class_id: cls.id, properties: [{ name: 'site', value: 'own-site' }] });
+    await openTemplates(page, server, 'Valves');
+    const form = page.getByRole('form', { name: 'Properties of Valves' });
+    const text = form.getByLabel('Properties of Valves (JSON)');
+    await until('the empty list loaded', async () => (await text.isEnabled()) ? (await text.inputValue()).trim() : '', (v) => v === '[]');
+    await text.fill(JSON.stringify([{ name: 'vendor', value: 'acme' }, { name: 'site', value: 'class-site' }]));
+    await form.getByRole('button', { name: 'Save properties of valves' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.goto(`${server.url}/objects/${valve.id}?tab=properties`);
+    const inherited = page.getByRole('table', { name: 'Inherited properties' });
+    await inherited.getByText('acme').waitFor();
+    assert.equal(await inherited.getByText('class-site').count(), 0, 'the object\'s own site wins');
+    assert.equal(await page.getByRole('table', { name: 'Properties', exact: true }).getByText('own-site').count(), 1);
 
   });
 
