@@ -210,6 +210,14 @@ describe('rights and secrets', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(JSON.parse((await ok('GET', `/classes/${cls}/props`))[0].value).community, COMMUNITY, 'the stored secret stayed');
     assertError(await call(server, 'POST', `/classes/${cls}/props`, { headers: classman, body: { name: 'svc2', type_id: 8, value: snmpCheck('x') } }), 403, 'Forbidden', /manage-service-properties/);
+
+    // The audit log masks a class property's secret as /props does.
+    await createUser(server, { login: 'tpl-auditor', password: 'tpl-auditor-pw-1', permissions: ['manage-users'] });
+    const log = await call(server, 'GET', `/users/${await currentUserId(server)}/audit-log?limit=50`, { headers: as('tpl-auditor', 'tpl-auditor-pw-1') });
+    assert.equal(log.status, 200, log.text);
+    const created = log.body.find((r: any) => r.resource === 'class.property' && r.after?.name === 'snmp' && r.after?.class_id === cls);
+    assert.ok(created, 'the creation of the class\'s check is in the log');
+    assert.ok(!log.text.includes(COMMUNITY), 'its community is masked');
   });
 
   it('changes are in the audit log', async () => {

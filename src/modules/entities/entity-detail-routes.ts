@@ -32,7 +32,7 @@ export const AuditRecordSchema = Type.Object({
   timestamp: Type.Integer(),
   userId: Type.Union([Type.String(), Type.Null()]),
   action: Type.String({ description: 'create, update or delete' }),
-  resource: Type.String({ description: 'object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers' }),
+  resource: Type.String({ description: 'object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property' }),
   resourceId: Type.String(),
   entityId: Type.Union([Type.String(), Type.Null()]),
   before: Type.Unknown(),

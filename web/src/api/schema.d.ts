@@ -2979,7 +2979,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -3756,7 +3756,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -4533,7 +4533,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -5692,7 +5692,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
