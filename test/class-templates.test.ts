@@ -5,6 +5,8 @@
 // src/modules/catalog/class-templates.test.ts's.) Writes need manage-classes;
 // readers without manage-service-properties see check secrets masked.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import snmp from 'net-snmp';
 import { dataClient, until } from './helpers/data.js';
@@ -13,6 +15,8 @@ import { adminClient, as } from './helpers/entities.js';
 import { assertError, call, createUser, currentUserId, startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
+/** A web server for the class's HTTP check. */
+let web: Server;
 const { asAdmin, created, mkObject } = adminClient(() => server);
 const d = dataClient(() => server);
 const reader = as('tpl-reader', 'tpl-reader-pw-1');
@@ -36,11 +40,14 @@ async function incidentsOf(entityId: string): Promise<any[]> {
 }
 
 before(async () => {
-  server = await startTestServer({ snmpTrapPort: await freeUdpPort(), snmp: { communities: ['public'] } });
+  server = await startTestServer({ snmpTrapPort: await freeUdpPort(), snmp: { communities: ['public'] }, 'probes.minIntervalMs': 200 });
+  web = createServer((_req, res) => res.end('vigil ok'));
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
   await createUser(server, { login: 'tpl-reader', password: 'tpl-reader-pw-1' });
 });
 after(async () => {
   await server?.destroy();
+  await new Promise((r) => web?.close(r));
 });
 
 describe('class state conditions', () => {
@@ -155,6 +162,20 @@ describe('class properties', () => {
     assertError(await asAdmin('POST', `/classes/${cls}/props`, { name: 'owner', value: 'you' }), 409, 'Conflict');
     await ok('DELETE', `/classes/${cls}/props/${added.id}`, undefined, 204);
     assert.deepEqual((await ok('GET', `/classes/${cls}/props`)).map((p: any) => p.name), ['team', 'site']);
+  });
+
+  it('a class\'s check runs for every object of the class, and sets their states', async () => {
+    const cls = await mkClass();
+    const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+    await ok('PUT', `/classes/${cls}/props`, [{ name: 'http', type_id: 8, value: { type: 'http', target: url, interval: 300, timeout: 250, bodyContains: 'vigil' } }]);
+    const a = await mkObject({ name: 'tpl-web-a', parent_id: ['1'], class_id: cls });
+    const b = await mkObject({ name: 'tpl-web-b', parent_id: ['1'], class_id: cls });
+    for (const o of [a, b]) {
+      await until(`a check result of ${o.name}`, async () => (await asAdmin('GET', `/objects/${o.id}/stat`)).body, (stat: any) => stat?.available === 1);
+      await shownSoon(o.id, 3);
+    }
+    const keys = await Promise.all([a, b].map(async (o) => (await ok('GET', `/objects/${o.id}/checks`)).map((c: any) => c.name)));
+    assert.deepEqual(keys, [['http'], ['http']]);
   });
 
   it('an inherited ip names the object a trap comes from (address index)', async () => {

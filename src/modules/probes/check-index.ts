@@ -17,7 +17,10 @@ export interface EntityCheck {
   /** The property's name: how operators tell an entity's checks apart. */
   name: string;
   check: CheckDefinition;
-  /** Property id and a digest of the definition: a new key exactly when the check changes. */
+  /**
+   * Property id (with the entity's for one inherited from its class) and a digest of the
+   * definition: unique among all checks, and a new key exactly when the check changes.
+   */
   key: string;
 }
 
@@ -50,7 +53,10 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
     for (const p of catalog.effectiveProps(entity)) {
       try {
         const check = rules.checkOf(p, '');
-        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, key: `${p.id}@${createHash('sha1').update(p.value).digest('hex').slice(0, 16)}` });
+        // One inherited class property is a check of every entity of the class: its key names
+        // the entity too (schedulers key their checks by it alone).
+        const owner = p.inherited ? `${p.id}/${entity.id}` : p.id;
+        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, key: `${owner}@${createHash('sha1').update(p.value).digest('hex').slice(0, 16)}` });
       } catch (err) {
         // Stored before a limit changed (the interval floor, say): not run, and said so once.
         logger.warn({ entityId: entity.id, property: p.name, err: (err as Error).message }, 'a stored check is no longer valid; it does not run');
