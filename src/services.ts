@@ -11,6 +11,7 @@ import { createAuditService } from './modules/catalog/audit-service.js';
 import { entityFacts, loadEntityFacts } from './modules/catalog/entity-facts.js';
 import { createBulkService } from './modules/bulk/service.js';
 import { createClassesService } from './modules/classes/service.js';
+import { classLevelGuard, createClassTemplatesService } from './modules/classes/templates-service.js';
 import { createEntityQueries } from './modules/entities/entity-queries.js';
 import { createLinksService } from './modules/entities/links-service.js';
 import { createObjectSearch } from './modules/entities/object-search.js';
@@ -89,6 +90,7 @@ async function createCatalogServices({ store, clock, logger, incidentLevels, che
     search,
     tags: createTagsService({ catalog, clock }),
     classes: createClassesService({ catalog, clock }),
+    templates: createClassTemplatesService({ catalog, rules, validate: (kind, value) => settings.validate(kind, value), clock }),
     states: createStatesService({ catalog, clock }),
     bulk,
     audit: createAuditService({ catalog, store }),
@@ -215,6 +217,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   const bus = new EventBus(logger);
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
+  levels.guardDeletion(classLevelGuard(catalog.catalog));
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   started.add(() => incidents.stop());
   const triggers = createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });

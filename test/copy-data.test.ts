@@ -33,7 +33,7 @@ function copyData(dataDir: string, to: string): Promise<{ code: number; stdout: 
 let server: TestServer;
 const { asAdmin, created, mkObject, mkLink, mkTag } = adminClient(() => server);
 const d = dataClient(() => server);
-const made = {} as Record<'user' | 'tag' | 'a' | 'b' | 'c' | 'link' | 'prop' | 'incident' | 'annotation' | 'preset' | 'lastSecurity', string>;
+const made = {} as Record<'user' | 'tag' | 'cls' | 'a' | 'b' | 'c' | 'link' | 'prop' | 'incident' | 'annotation' | 'preset' | 'lastSecurity', string>;
 const t0 = Date.now();
 
 /** Everything the test made, read back through the API. */
@@ -56,6 +56,8 @@ async function snapshot(): Promise<Record<string, unknown>> {
     c: await get(`/objects/${made.c}`),
     childrenOfA: await get(`/objects/${made.a}/children`),
     link: await get(`/links/${made.link}`),
+    classProps: await get(`/classes/${made.cls}/props`),
+    classConditions: await get(`/classes/${made.cls}/state-conditions`),
     props: await get(`/objects/${made.b}/props`),
     stat: await get(`/objects/${made.b}/stat`),
     history: await get(`/objects/${made.b}/history?from=0&metrics=cpu`),
@@ -82,9 +84,13 @@ describe('copy-data from SQLite into PostgreSQL', () => {
     made.user = (await createUser(server, { login: 'carol', password: 'carol-pass-1', permissions: ['read-security-log'] })).id;
     assert.equal((await call(server, 'GET', '/users/current', { headers: { authorization: basic('carol', 'wrong-pass') } })).status, 401);
     made.tag = (await mkTag('copied')).id;
+    // A class with templates (class_settings, class_props), which object c inherits.
+    made.cls = (await created('/classes', { name: 'copied-class' })).id;
+    assert.equal((await asAdmin('PUT', `/classes/${made.cls}/props`, [{ name: 'team', value: 'ops' }])).status, 200);
+    assert.equal((await asAdmin('PUT', `/classes/${made.cls}/state-conditions`, [{ condition: { cpu: { _gt: 9 } }, state: 5, description: 'hot' }])).status, 200);
     made.a = (await mkObject({ name: 'site' })).id;
     made.b = (await mkObject({ name: 'host', parent_id: [made.a], tags: [made.tag] })).id;
-    made.c = (await mkObject({ name: 'disk', parent_id: [made.a, made.b] })).id;
+    made.c = (await mkObject({ name: 'disk', parent_id: [made.a, made.b], class_id: made.cls })).id;
     made.link = (await mkLink(made.b, made.c)).id;
     made.prop = (await created(`/objects/${made.b}/props`, { name: 'ip', value: '10.0.0.1' })).id;
     for (const cpu of [1.5, 2.5, 3.5]) {
@@ -132,7 +138,7 @@ describe('copy-data from SQLite into PostgreSQL', () => {
     const res = await copyData(sqliteDir, target.url);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout, /counts match/);
-    for (const table of ['users', 'entities', 'object_parents', 'entity_tags', 'entity_props', 'incidents', 'incident_comments', 'event_log', 'security_log', 'series']) {
+    for (const table of ['users', 'entities', 'object_parents', 'entity_tags', 'entity_props', 'incidents', 'incident_comments', 'event_log', 'security_log', 'series', 'class_settings', 'class_props']) {
       const row = res.stdout.split('\n').find((l) => l.startsWith(table + ' '));
       assert.ok(row, `${table} in the printed counts`);
       const [, sqlite, pg] = row.trim().split(/\s+/);

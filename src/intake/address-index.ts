@@ -1,5 +1,6 @@
 // Which object a device is: the object whose property `ip` (or, failing that, `host`) equals
-// the address a trap came from. Kept beside the catalog and brought up to date lazily: a
+// the address a trap came from (its effective properties: its class's count where it has no
+// property of that name, class templates). Kept beside the catalog and brought up to date lazily: a
 // change marks its entity, and the next lookup re-reads only the marked entities.
 import type { CatalogWrite } from '../storage/catalog-types.js';
 import type { Catalog, MemEntity } from '../modules/catalog/catalog.js';
@@ -40,7 +41,7 @@ export function createAddressIndex(catalog: Catalog) {
   function file(entity: MemEntity): void {
     if (entity.entityType !== 1) return;
     const entries: Array<[Key, string]> = [];
-    for (const p of entity.properties) {
+    for (const p of catalog.effectiveProps(entity)) {
       if (p.name !== 'ip' && p.name !== 'host') continue;
       const address = addressOf(p.value);
       if (address === undefined) continue;
@@ -68,7 +69,8 @@ export function createAddressIndex(catalog: Catalog) {
   }
 
   for (const o of catalog.allObjects()) file(o);
-  catalog.onChange((writes: readonly CatalogWrite[]) => {
+  catalog.onChange((writes: readonly CatalogWrite[], change) => {
+    for (const id of change.classMoved) dirty.add(id);
     for (const w of writes) {
       // Only writes that may change what an address names (an ip or host property, or any
       // property of an object filed by address, which covers one renamed or deleted) drop the
@@ -79,6 +81,12 @@ export function createAddressIndex(catalog: Catalog) {
         if (filed.has(w.entityId)) dirty.add(w.entityId);
       } else if (w.op === 'deleteEntities') {
         for (const id of w.ids) if (filed.has(id)) dirty.add(id);
+      } else if (w.op === 'putObject' && w.row.class_id !== null && !filed.has(w.row.id) && catalog.classPropsOf(w.row.class_id).length > 0) {
+        // A new object of a class with properties may inherit an address.
+        dirty.add(w.row.id);
+      } else if (w.op === 'putClassProp' || w.op === 'deleteClassProp') {
+        // Rare (a class edited): every object of the class is filed again.
+        for (const e of catalog.usesOfClass(w.op === 'putClassProp' ? w.row.class_id : w.classId)) dirty.add(e.id);
       }
     }
   });

@@ -83,7 +83,33 @@ export interface SettingRow {
   updated: number;
 }
 
-export type AuditResource = 'object' | 'link' | 'property' | 'tag' | 'class' | 'state' | SettingKind;
+/**
+ * The documents a class holds for its entities (class templates): an entity without its own
+ * document of a kind follows its class's (core/classes/effective.ts).
+ */
+export const CLASS_SETTING_KINDS = ['stateConditions', 'incidentConditions'] as const satisfies readonly SettingKind[];
+export type ClassSettingKind = (typeof CLASS_SETTING_KINDS)[number];
+
+export interface ClassSettingRow {
+  class_id: string;
+  kind: ClassSettingKind;
+  value: unknown[];
+  updated: number;
+}
+
+/** A property of a class, inherited by its entities (ids from the properties' id space). */
+export interface ClassPropRow {
+  id: string;
+  class_id: string;
+  name: string;
+  value: string;
+  type_id: number;
+  created: number;
+  updated: number;
+}
+
+/** `class.<kind>`: a class's documents; `class.property`: a class's properties. */
+export type AuditResource = 'object' | 'link' | 'property' | 'tag' | 'class' | 'state' | SettingKind | `class.${ClassSettingKind}` | 'class.property';
 
 export interface AuditRecord {
   timestamp: number;
@@ -166,6 +192,10 @@ export type CatalogWrite =
   | { op: 'putClass'; row: ClassRow }
   | { op: 'deleteClass'; id: string }
   | { op: 'putState'; row: StateRow }
+  | { op: 'putClassSetting'; row: ClassSettingRow }
+  | { op: 'deleteClassSetting'; classId: string; kind: ClassSettingKind }
+  | { op: 'putClassProp'; row: ClassPropRow }
+  | { op: 'deleteClassProp'; id: string; classId: string }
   | { op: 'audit'; record: AuditRecord }
   /** Shown states that changed (with their history) and own-state records that changed. */
   | { op: 'setStates'; changes: StateChangeRow[]; own: EntityStateRow[] };
@@ -203,6 +233,9 @@ export interface CatalogSnapshot {
   tags: TagRow[];
   classes: ClassRow[];
   states: StateRow[];
+  /** Class templates: the classes' documents and properties (ordered by class, then kind / id). */
+  classSettings: ClassSettingRow[];
+  classProps: ClassPropRow[];
   /** The highest id ever given out, per id space, so deleted ids are not reused. */
   lastIds: Record<IdSpace, number>;
 }

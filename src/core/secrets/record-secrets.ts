@@ -1,5 +1,6 @@
 // The secrets inside a stored record of a configuration change (the audit log's before and
-// after): a property row, an entity record with its properties, a state-triggers document.
+// after): a property row (an entity's or a class's), an entity record with its properties, a
+// state-triggers document.
 // The audit log shows these to readers without manage-service-properties through here, so a
 // secret masked by /props is masked in its history too.
 import { redactProperties, redactProperty, type PropertyLike } from './check-secrets.js';
@@ -13,6 +14,7 @@ export function redactRecordSecrets(resource: string, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   switch (resource) {
     case 'property':
+    case 'class.property':
       return isProperty(value) ? redactProperty(value) : value;
     case 'object':
     case 'link':

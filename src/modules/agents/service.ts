@@ -174,7 +174,8 @@ export async function createAgentsService({ store, index, catalog, owner, manual
         const entity = catalog.entity(entityId);
         // Only what the agent's user may push results to (also when an administrator checks in).
         if (!entity || !canChange(user, entity) || !mayPush(user, entity)) continue;
-        const prop = entity.properties.find((p) => p.id === check.propertyId);
+        // Effective properties: a check may be inherited from the entity's class.
+        const prop = catalog.effectiveProps(entity).find((p) => p.id === check.propertyId);
         if (!prop) continue;
         checks.push({ key: check.key, entityId, entityType: entity.entityType, propertyId: check.propertyId, name: check.name, definition: JSON.parse(prop.value) as Record<string, unknown> });
       }

@@ -5,6 +5,7 @@
 import type { CatalogStore } from '../../storage/catalog-types.js';
 import type { BulkService } from '../bulk/service.js';
 import type { ClassesService } from '../classes/service.js';
+import type { ClassTemplatesService } from '../classes/templates-service.js';
 import type { EntityQueries } from '../entities/entity-queries.js';
 import type { LinksService } from '../entities/links-service.js';
 import type { ObjectSearch } from '../entities/object-search.js';
@@ -34,6 +35,8 @@ export interface CatalogServices {
   search: ObjectSearch;
   tags: TagsService;
   classes: ClassesService;
+  /** Class templates: the conditions and properties a class holds for its entities. */
+  templates: ClassTemplatesService;
   states: StatesService;
   bulk: BulkService;
   audit: AuditService;

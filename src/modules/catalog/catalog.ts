@@ -12,12 +12,18 @@
 import { EntityGraph } from '../../core/entity-graph.js';
 import { firstVisiblePath, visibilityOf, visiblePaths, type ObjectAccessList, type Visibility } from '../../core/visibility.js';
 import type {
-  CatalogRowVisitor, CatalogStore, CatalogWrite, ClassRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
+  CatalogRowVisitor, CatalogStore, CatalogWrite, ClassPropRow, ClassRow, ClassSettingKind, ClassSettingRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
-import { IdsTakenError } from '../../storage/catalog-types.js';
+import { CLASS_SETTING_KINDS, IdsTakenError } from '../../storage/catalog-types.js';
 import { IdIssuer } from './id-issuer.js';
 import { UsesIndex } from './uses-index.js';
+import { ClassTemplates } from './class-templates.js';
 import { serialQueue } from '../../core/serial-queue.js';
+import { effectiveDocument, effectiveProps, type EffectiveProp } from '../../core/classes/effective.js';
+
+const TEMPLATE_KINDS: ReadonlySet<SettingKind> = new Set(CLASS_SETTING_KINDS);
+/** The setting kinds a class holds for its entities (class templates). */
+export const isClassSettingKind = (kind: SettingKind): kind is ClassSettingKind => TEMPLATE_KINDS.has(kind);
 
 /** An entity as held in memory: its row plus its properties (kept in id order). */
 export type MemObject = ObjectRow & { readonly entityType: 1; properties: PropRow[] };
@@ -63,6 +69,8 @@ export interface CatalogChange {
   readonly seq: number;
   readonly writes: readonly CatalogWrite[];
   readonly origin: string | undefined;
+  /** Entities whose class changed in this change (their inherited settings and properties did too). */
+  readonly classMoved: readonly string[];
 }
 
 export interface ChangeListener {
@@ -79,6 +87,8 @@ export class Catalog {
   private readonly tags = new Map<string, TagRow>();
   private readonly classes = new Map<string, ClassRow>();
   private readonly states = new Map<number, StateRow>();
+  /** Class templates: each class's documents and properties. */
+  private readonly templates = new ClassTemplates();
   /** discovery_id → object id. */
   private readonly discovery = new Map<string, string>();
   /** Entities by class and by tag (kept with the maps above). */
@@ -131,6 +141,8 @@ export class Catalog {
     // Into the graph after every object, so each link is filed under its ends' common parents.
     for (const l of links) catalog.graph.addLink(l.id, l.source, l.target);
     for (const s of snap.settings) catalog.settingsOf(s.entity_id, true)!.set(s.kind, s);
+    for (const s of snap.classSettings) catalog.templates.putSetting(s);
+    for (const p of snap.classProps) catalog.templates.putProp(p);
     return catalog;
   }
 
@@ -138,9 +150,34 @@ export class Catalog {
     return this.objects.get(id) ?? this.links.get(id);
   }
 
+  /** The entity's own document of a kind (what its settings routes read and write). */
   setting(entityId: string, kind: SettingKind): SettingRow | undefined {
     return this.settings.get(entityId)?.get(kind);
   }
+
+  /**
+   * The document that applies to the entity: its own, else (for the kinds a class holds) its
+   * class's. What behaviour reads (the engine, the incident level guard); the settings routes
+   * read the own one.
+   */
+  effectiveSetting(entityId: string, kind: SettingKind): { value: unknown[] } | undefined {
+    const own = this.settings.get(entityId)?.get(kind);
+    if (!isClassSettingKind(kind)) return own;
+    const classId = this.entity(entityId)?.class_id;
+    return effectiveDocument(own, classId == null ? undefined : this.templates.setting(classId, kind));
+  }
+
+  /** A class's own document of a kind. */
+  classSetting = (classId: string, kind: ClassSettingKind): ClassSettingRow | undefined => this.templates.setting(classId, kind);
+  /** Every class document of one kind. */
+  classSettingsOfKind = (kind: ClassSettingKind): IterableIterator<ClassSettingRow> => this.templates.settingsOfKind(kind);
+  /** A class's properties, in id order. */
+  classPropsOf = (classId: string): readonly ClassPropRow[] => this.templates.propsOf(classId) ?? [];
+  /**
+   * The properties that apply to an entity: its own, and its class's whose name it does not
+   * have (marked inherited). The entity's own list itself when its class has none.
+   */
+  effectiveProps = (e: MemEntity): readonly EffectiveProp[] => effectiveProps(e.id, e.properties, e.class_id === null ? undefined : this.templates.propsOf(e.class_id));
 
   // Narrow readers: entities.
   object = (id: string): MemObject | undefined => this.objects.get(id);
@@ -227,8 +264,8 @@ export class Catalog {
       if (mutation.writes.length > 0) {
         await this.store.apply(mutation.writes, this.ids.claims());
         this.ids.stored();
-        const deleted = this.take(mutation.writes);
-        this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin }, deleted);
+        const { deleted, classMoved } = this.take(mutation.writes);
+        this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin, classMoved }, deleted);
       }
       // Read only now: a result may be a getter that looks at the catalog after the change.
       return mutation.result;
@@ -280,13 +317,15 @@ export class Catalog {
     if (failure) throw failure.err;
   }
 
-  /** Applies stored writes to memory; answers the ids of deleted entities. */
-  private take(writes: readonly CatalogWrite[]): string[] {
+  /** Applies stored writes to memory; answers the ids of deleted entities and of those whose class changed. */
+  private take(writes: readonly CatalogWrite[]): { deleted: string[]; classMoved: string[] } {
     const deleted: string[] = [];
+    const classMoved: string[] = [];
     for (const w of writes) {
       switch (w.op) {
         case 'putObject': {
           const old = this.objects.get(w.row.id);
+          if (old && old.class_id !== w.row.class_id) classMoved.push(w.row.id);
           this.objects.set(w.row.id, memObject(w.row, old?.properties ?? []));
           this.uses.update(old, w.row);
           if (!old) this.graph.addObject(w.row.id, w.row.parent_id);
@@ -297,6 +336,7 @@ export class Catalog {
         }
         case 'putLink': {
           const old = this.links.get(w.row.id);
+          if (old && old.class_id !== w.row.class_id) classMoved.push(w.row.id);
           this.links.set(w.row.id, memLink(w.row, old?.properties ?? []));
           this.uses.update(old, w.row);
           if (!old) this.graph.addLink(w.row.id, w.row.source, w.row.target);
@@ -344,6 +384,20 @@ export class Catalog {
           break;
         case 'deleteClass':
           this.classes.delete(w.id);
+          // The store cascades to the class's templates.
+          this.templates.dropClass(w.id);
+          break;
+        case 'putClassSetting':
+          this.templates.putSetting(w.row);
+          break;
+        case 'deleteClassSetting':
+          this.templates.deleteSetting(w.classId, w.kind);
+          break;
+        case 'putClassProp':
+          this.templates.putProp(w.row);
+          break;
+        case 'deleteClassProp':
+          this.templates.deleteProp(w.classId, w.id);
           break;
         case 'putState':
           this.states.set(w.row.id, w.row);
@@ -360,7 +414,7 @@ export class Catalog {
           break;
       }
     }
-    return deleted;
+    return { deleted, classMoved };
   }
 
   /** The entities of a set of ids: objects, then links, each in id order (as a walk of the maps). */

@@ -4,6 +4,7 @@ import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../auth/authenticate.js';
 import { bulkRoutes } from '../bulk/routes.js';
 import { classRoutes } from '../classes/routes.js';
+import { classTemplateRoutes } from '../classes/template-routes.js';
 import { entityDetailRoutes, AuditQuery, AuditRecordSchema } from '../entities/entity-detail-routes.js';
 import { linkRoutes } from '../entities/link-routes.js';
 import { objectRoutes } from '../entities/object-routes.js';
@@ -17,6 +18,7 @@ export function catalogRoutes(api: Api, s: CatalogServices): void {
   entityDetailRoutes(api, s);
   tagRoutes(api, s);
   classRoutes(api, s);
+  classTemplateRoutes(api, s);
   stateRoutes(api, s);
   bulkRoutes(api, s);
 

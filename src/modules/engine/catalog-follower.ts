@@ -1,12 +1,14 @@
 // What the engine makes of catalog changes made by others (the engine does not hear its own
 // state writes: catalog.onChange with ignoreOrigin). Objects added, moved or deleted and state
 // priorities changed move states along the tree; a deleted entity's engine memory goes; a
-// replaced condition document starts its durations afresh and is evaluated at the next pass.
+// replaced condition document starts its durations afresh and is evaluated at the next pass;
+// so does every entity following a replaced class document (class templates), and an entity
+// whose class changed.
 import { forgetUnder } from '../../core/conditions/evaluate.js';
 import type { Change as PropagationChange, StatePropagation } from '../../core/states/state-propagation.js';
 import { CHILD_STATE } from '../../core/states/state-selection.js';
-import type { CatalogWrite, SettingKind, StateChangeRow } from '../../storage/catalog-types.js';
-import type { MemEntity } from '../catalog/catalog.js';
+import { CLASS_SETTING_KINDS, type CatalogWrite, type ClassSettingKind, type SettingKind, type StateChangeRow } from '../../storage/catalog-types.js';
+import type { CatalogChange, MemEntity } from '../catalog/catalog.js';
 import { rootCause } from './evaluator.js';
 
 /** Documents the conditions do not read: a change to one needs no evaluation. */
@@ -25,11 +27,24 @@ export interface CatalogFollowerDeps {
   markDirty: (id: string) => void;
   /** Forget everything the engine holds about deleted entities. */
   forget: (ids: readonly string[]) => void;
+  /** The entities of a class that follow its document of a kind (they have none of their own). */
+  followersOf: (classId: string, kind: ClassSettingKind) => string[];
+  /** Whether the entity has its own document of a kind. */
+  hasOwn: (id: string, kind: SettingKind) => boolean;
 }
 
-export function createCatalogFollower(deps: CatalogFollowerDeps): (writes: readonly CatalogWrite[]) => void {
+export function createCatalogFollower(deps: CatalogFollowerDeps): (writes: readonly CatalogWrite[], change?: Pick<CatalogChange, 'classMoved'>) => void {
   const { propagation, structural } = deps;
-  return (writes) => {
+  /** The document that applies to the entity changed: durations afresh, evaluated at the next pass. */
+  const renewed = (id: string, kind: SettingKind) => {
+    forgetUnder(deps.durationsOf(id), kind);
+    deps.markDirty(id);
+  };
+  return (writes, change) => {
+    for (const id of change?.classMoved ?? []) {
+      if (!deps.exists(id)) continue;
+      for (const kind of CLASS_SETTING_KINDS) if (!deps.hasOwn(id, kind)) renewed(id, kind);
+    }
     for (const w of writes) {
       switch (w.op) {
         case 'putObject':
@@ -48,8 +63,14 @@ export function createCatalogFollower(deps: CatalogFollowerDeps): (writes: reado
           const kind = w.op === 'putSetting' ? w.row.kind : w.kind;
           if (NOT_READ_BY_CONDITIONS.has(kind)) break;
           // A new document starts its durations afresh.
-          forgetUnder(deps.durationsOf(id), kind);
-          deps.markDirty(id);
+          renewed(id, kind);
+          break;
+        }
+        case 'putClassSetting':
+        case 'deleteClassSetting': {
+          const classId = w.op === 'putClassSetting' ? w.row.class_id : w.classId;
+          const kind = w.op === 'putClassSetting' ? w.row.kind : w.kind;
+          for (const id of deps.followersOf(classId, kind)) renewed(id, kind);
           break;
         }
         case 'putState':

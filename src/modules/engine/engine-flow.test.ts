@@ -57,6 +57,9 @@ describe('the catalog follower', () => {
       durationsOf: (id) => durations.get(id) ?? durations.set(id, new Map()).get(id)!,
       markDirty: (id) => dirty.push(id),
       forget: (ids) => forgotten.push(...ids),
+      // Class 5 has objects 10 and 11; 11 has its own state conditions.
+      followersOf: (classId, kind) => (classId === '5' ? ['10', '11'].filter((id) => !(id === '11' && kind === 'stateConditions')) : []),
+      hasOwn: (id, kind) => id === '11' && kind === 'stateConditions',
     });
     return { propagation, stored, dirty, forgotten, durations, shown, follow };
   };
@@ -81,5 +84,29 @@ describe('the catalog follower', () => {
     t.follow([{ op: 'deleteSetting', entityId: '10', kind: 'stateTriggers' } as CatalogWrite]);
     t.follow([{ op: 'deleteSetting', entityId: '10', kind: 'manualState' } as CatalogWrite]);
     assert.deepEqual(t.dirty, ['10']);
+  });
+
+  it('a class document marks the entities that follow it (not those with their own) and restarts their durations', () => {
+    const t = setUp();
+    const d10 = new Map([['stateConditions[0].condition', 5]]);
+    const d11 = new Map([['stateConditions[0].condition', 7]]);
+    t.durations.set('10', d10);
+    t.durations.set('11', d11);
+    t.follow([{ op: 'putClassSetting', row: { class_id: '5', kind: 'stateConditions', value: [], updated: 0 } } as CatalogWrite]);
+    assert.deepEqual(t.dirty, ['10']);
+    assert.deepEqual([[...d10.keys()], [...d11.keys()]], [[], ['stateConditions[0].condition']]);
+    t.follow([{ op: 'deleteClassSetting', classId: '5', kind: 'incidentConditions' } as CatalogWrite]);
+    assert.deepEqual(t.dirty, ['10', '10', '11']);
+    t.follow([{ op: 'putClassSetting', row: { class_id: '6', kind: 'stateConditions', value: [], updated: 0 } } as CatalogWrite]);
+    assert.equal(t.dirty.length, 3, 'a class nobody uses marks nothing');
+  });
+
+  it('an entity that changed class is marked, its inherited documents\' durations restarted', () => {
+    const t = setUp();
+    const d = new Map([['stateConditions[0].condition', 5], ['incidentConditions[0].condition', 6]]);
+    t.durations.set('11', d);
+    t.follow([], { classMoved: ['11'] });
+    assert.deepEqual(t.dirty, ['11']);
+    assert.deepEqual([...d.keys()], ['stateConditions[0].condition'], 'its own state conditions keep their durations');
   });
 });

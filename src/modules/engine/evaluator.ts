@@ -6,7 +6,7 @@ import type { IncidentCondition, StateCondition } from '../../core/conditions/en
 import type { ScalarValue as Scalar } from '../../core/metrics/flatten.js';
 import { conditionIncidentEdges } from '../../core/incidents/incident-edges.js';
 import { selectState } from '../../core/states/state-selection.js';
-import type { SettingKind, SettingRow } from '../../storage/catalog-types.js';
+import type { SettingKind } from '../../storage/catalog-types.js';
 import type { MemEntity } from '../catalog/catalog.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
 import type { StateReason } from '../live/event-bus.js';
@@ -14,7 +14,8 @@ import type { Own, OwnChange } from './engine-types.js';
 import { shownOwn } from './own-states.js';
 
 export interface EvaluatorDeps {
-  setting: (entityId: string, kind: SettingKind) => SettingRow | undefined;
+  /** The document that applies to the entity (its own, else its class's: catalog.effectiveSetting). */
+  setting: (entityId: string, kind: SettingKind) => { value: unknown[] } | undefined;
   /** State conditions of an entity that has none of its own (those its checks imply). */
   implicitConditions?: (entityId: string) => StateCondition[] | undefined;
   /** The entity's latest values (measurements with its latest event's `event.*` over them). */

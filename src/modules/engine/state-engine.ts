@@ -75,7 +75,7 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   /** The latest measurements, with the latest event's `event.*` values over them. */
   const dataOf = (id: string): Record<string, Scalar> => memory.latestEvents.merged(id, history.lastData(id));
   const { evaluate, stateConditions, incidentConditions } = createEvaluator({
-    setting: (id, kind) => catalog.setting(id, kind), implicitConditions, dataOf, ownOf, recheckAt: (id, at) => memory.recheck.set(id, at),
+    setting: (id, kind) => catalog.effectiveSetting(id, kind), implicitConditions, dataOf, ownOf, recheckAt: (id, at) => memory.recheck.set(id, at),
   });
   const { commit: commitStates, storeChanges } = createStateCommitter({
     catalog, propagation, incidents, bus, stateLevels: settings.stateLevels, ownOf, incidentConditions, dataOf, rootCause,
@@ -100,6 +100,8 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   const onCatalogChange = createCatalogFollower({
     propagation, structural, markDirty,
     exists: (id) => catalog.entity(id) !== undefined,
+    followersOf: (classId, kind) => catalog.usesOfClass(classId).filter((e) => !catalog.setting(e.id, kind)).map((e) => e.id),
+    hasOwn: (id, kind) => catalog.setting(id, kind) !== undefined,
     shownOf: (id) => shownOwn(ownOf(id)),
     durationsOf: (id) => ownOf(id).durations,
     forget(ids) {

@@ -10,6 +10,13 @@ import type { MemEntity } from '../catalog/catalog.js';
 import { IdParams, PropertyInput, PropertySchema } from './schemas.js';
 import { settingsDocumentSchema } from './settings-schemas.js';
 
+const EffectiveQuery = Type.Object({
+  effective: Type.Optional(Type.Boolean({
+    description: 'true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, '
+      + 'and for props its class\'s properties it does not override too (marked inherited). Default: the entity\'s own only.',
+  })),
+});
+
 const PropParams = Type.Object({ id: Type.String({ maxLength: 32 }), propId: Type.String({ maxLength: 32 }) });
 const PatchPropertyBody = Type.Partial(PropertyInput);
 
@@ -25,7 +32,7 @@ export const AuditRecordSchema = Type.Object({
   timestamp: Type.Integer(),
   userId: Type.Union([Type.String(), Type.Null()]),
   action: Type.String({ description: 'create, update or delete' }),
-  resource: Type.String({ description: 'object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers' }),
+  resource: Type.String({ description: 'object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property' }),
   resourceId: Type.String(),
   entityId: Type.Union([Type.String(), Type.Null()]),
   before: Type.Unknown(),
@@ -68,8 +75,8 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
     };
 
     api.get(`/${prefix}/:id/props`, {
-      schema: { tags, summary: 'Properties of the entity', params: IdParams, response: { 200: Type.Array(PropertySchema) } },
-    }, async (req) => s.properties.list(actor(req), entityOf(req)));
+      schema: { tags, summary: 'Properties of the entity', params: IdParams, querystring: EffectiveQuery, response: { 200: Type.Array(PropertySchema) } },
+    }, async (req) => s.properties.list(actor(req), entityOf(req), req.query.effective === true));
 
     api.post(`/${prefix}/:id/props`, {
       schema: {
@@ -95,8 +102,10 @@ export function entityDetailRoutes(api: Api, s: CatalogServices): void {
 
     for (const setting of SETTINGS) {
       api.get(`/${prefix}/:id/${setting.path}`, {
-        schema: { tags, summary: `The entity's ${setting.summary}`, params: IdParams, response: { 200: settingsDocumentSchema(setting.kind) } },
-      }, async (req) => s.settings.get(actor(req), entityOf(req), setting.kind));
+        schema: {
+          tags, summary: `The entity's ${setting.summary}`, params: IdParams, querystring: EffectiveQuery, response: { 200: settingsDocumentSchema(setting.kind) },
+        },
+      }, async (req) => s.settings.get(actor(req), entityOf(req), setting.kind, req.query.effective === true));
 
       api.put(`/${prefix}/:id/${setting.path}`, {
         schema: {

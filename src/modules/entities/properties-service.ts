@@ -7,10 +7,11 @@ import { auditWrite } from '../catalog/audit.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import { DEFAULT_PROPERTY_TYPE, READ_ONLY_PROPERTY, checkPropertyType, propertyValueText } from './entity-input.js';
 import { redactProperties } from '../../core/secrets/check-secrets.js';
+import type { EffectiveProp } from '../../core/classes/effective.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import type { PropertyRules } from './property-rules.js';
 import type { PropertyChange } from './property-types.js';
-import { replacementOf } from './property-replace.js';
+import { replacementOf, withoutInherited } from './property-replace.js';
 import type { PropertyInputT, PropertyReplaceItemT } from './schemas.js';
 
 export type { PropertyChange };
@@ -84,7 +85,8 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
    * deletes (a discovery agent reporting an object again adds and changes, never removes).
    */
   function replaceWrites(actor: EntityActor, entity: MemEntity, incoming: readonly PropertyReplaceItemT[], now: number, keepMissing = false): CatalogWrite[] {
-    const plan = replacementOf(entity, incoming, readsSecrets(actor.rights));
+    const inherited = catalog.effectiveProps(entity).filter((p) => p.inherited);
+    const plan = replacementOf(entity, withoutInherited(incoming, inherited, readsSecrets(actor.rights)), readsSecrets(actor.rights));
     const writes: CatalogWrite[] = [];
     if (!keepMissing) {
       for (const prop of plan.removed) {
@@ -122,9 +124,13 @@ export function createPropertiesService({ catalog, rules, clock }: { catalog: Ca
     createOrModifyWrites,
     replaceWrites,
 
-    /** The entity's properties; check secrets hidden from those without manage-service-properties. */
-    list(actor: EntityActor, entity: MemEntity): PropRow[] {
-      return readsSecrets(actor.rights) ? entity.properties : redactProperties(entity.properties);
+    /**
+     * The entity's properties; check secrets hidden from those without manage-service-properties.
+     * `effective`: with those it inherits from its class (marked), as its record shows them.
+     */
+    list(actor: EntityActor, entity: MemEntity, effective = false): EffectiveProp[] {
+      const props = effective ? catalog.effectiveProps(entity) : entity.properties;
+      return readsSecrets(actor.rights) ? [...props] : redactProperties(props);
     },
 
     async create(actor: EntityActor, entity: MemEntity, input: PropertyInputT): Promise<PropRow> {

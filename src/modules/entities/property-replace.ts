@@ -7,10 +7,15 @@
 // it was shown: a service property whose value is exactly what such a reader is shown is
 // unchanged, so the stored secret stays (as state triggers keep theirs, core/secrets). Any other
 // change of a service property needs the right anyway (property-rules.ts).
+//
+// Records also show the properties the entity inherits from its class (`inherited: true`, the
+// class property's id). Sent back unchanged they are left alone (they are the class's); sent
+// changed, they become the entity's own property of that name (an override).
 import { redactProperty, redactPropertyText } from '../../core/secrets/check-secrets.js';
 import { badRequest } from '../../errors.js';
 import type { PropRow } from '../../storage/catalog-types.js';
 import type { MemEntity } from '../catalog/catalog.js';
+import type { EffectiveProp } from '../../core/classes/effective.js';
 import { propertyValueText } from './entity-input.js';
 import { SERVICE_PROPERTY, type PropertyChange } from './property-types.js';
 import { refuseUnwritableFields, writableFields } from './body-fields.js';
@@ -26,6 +31,31 @@ export interface ReplacementPlan {
   created: Array<{ input: PropertyInputT; where: string }>;
   /** The request field a property (by id, or by name when it is new) came from, for messages. */
   whereOf(id: string, name: string): string;
+}
+
+/**
+ * The items that concern the entity's own properties: inherited ones sent back unchanged are
+ * left out, changed ones become items of a new own property (no id, no marker).
+ */
+export function withoutInherited(incoming: readonly PropertyReplaceItemT[], inherited: readonly EffectiveProp[], clearSecrets: boolean): PropertyReplaceItemT[] {
+  if (!incoming.some((i) => i.inherited !== undefined || i.class_id !== undefined) && inherited.length === 0) return [...incoming];
+  const out: PropertyReplaceItemT[] = [];
+  for (const item of incoming) {
+    const from = item.id !== undefined ? inherited.find((p) => p.id === item.id) : item.inherited ? inherited.find((p) => p.name === item.name) : undefined;
+    const { inherited: _marker, class_id: _class, ...rest } = item;
+    if (!from) {
+      // Marked inherited, but the class has it no more: nothing of the entity's to change.
+      if (item.inherited) continue;
+      out.push(rest);
+      continue;
+    }
+    let value = propertyValueText(item.value);
+    if (!clearSecrets && from.type_id === SERVICE_PROPERTY && value === redactPropertyText(from.value)) value = from.value;
+    if (item.name === from.name && value === from.value && (item.type_id ?? from.type_id) === from.type_id) continue;
+    // The record's other fields (entity_id, created, ...) were the class property's, not a new one's.
+    out.push({ name: item.name, value, type_id: item.type_id ?? from.type_id });
+  }
+  return out;
 }
 
 export function replacementOf(entity: MemEntity, incoming: readonly PropertyReplaceItemT[], clearSecrets: boolean): ReplacementPlan {

@@ -29,6 +29,8 @@ export const PropertySchema = Type.Object({
   type_id: Type.Integer(),
   created: Millis,
   updated: Millis,
+  inherited: Type.Optional(Type.Boolean({ description: 'true on a property of the entity\'s class that it does not override (class templates); changed through /classes/:id/props' })),
+  class_id: Type.Optional(Type.String({ description: 'on an inherited property: the class it comes from' })),
 });
 
 export const CreateObjectBody = Type.Object({
@@ -49,6 +51,8 @@ export type PatchObjectInput = Static<typeof PatchObjectBody>;
 export const PropertyReplaceItem = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 32, description: 'the property to change (as read); without it, the property of that name' })),
   ...PropertyInput.properties,
+  inherited: Type.Optional(Type.Boolean({ description: 'a property of the class sent back as read: left alone unless changed, when it becomes the entity\'s own (an override)' })),
+  class_id: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type PropertyReplaceItemT = Static<typeof PropertyReplaceItem>;
 

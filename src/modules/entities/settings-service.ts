@@ -87,9 +87,12 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
     }
   }
 
-  /** The document as the actor may read it: secrets masked without manage-service-properties. */
-  function read(actor: EntityActor, entity: MemEntity, kind: SettingKind): unknown[] {
-    const doc = catalog.setting(entity.id, kind)?.value ?? [];
+  /**
+   * The document as the actor may read it: secrets masked without manage-service-properties.
+   * `effective`: the one that applies (the entity's own, else its class's), not only its own.
+   */
+  function read(actor: EntityActor, entity: MemEntity, kind: SettingKind, effective = false): unknown[] {
+    const doc = (effective ? catalog.effectiveSetting(entity.id, kind) : catalog.setting(entity.id, kind))?.value ?? [];
     return kind === 'stateTriggers' && !readsSecrets(actor.rights) ? (redactTriggers(doc) as unknown[]) : doc;
   }
 

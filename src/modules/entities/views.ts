@@ -7,6 +7,7 @@ import type { Catalog, MemEntity, MemLink, MemObject } from '../catalog/catalog.
 import { entityFacts } from '../catalog/entity-facts.js';
 import { redactProperty } from '../../core/secrets/check-secrets.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
+import type { EffectiveProp } from '../../core/classes/effective.js';
 
 export type Record_ = { id: string; [field: string]: unknown };
 
@@ -47,10 +48,13 @@ function pathOf(catalog: Catalog, actor: EntityActor, id: string): string {
     .join('/');
 }
 
-/** A property as records show it: check secrets hidden from readers without manage-service-properties. */
-function propView(prop: MemEntity['properties'][number], actor: EntityActor) {
+/**
+ * A property as records show it: check secrets hidden from readers without
+ * manage-service-properties; one inherited from the entity's class says so (and from which).
+ */
+export function propView(prop: EffectiveProp, actor: EntityActor) {
   const { id, entity_id, name, value, type_id, created, updated } = readsSecrets(actor.rights) ? prop : redactProperty(prop);
-  return { id, entity_id, name, value, type_id, created, updated };
+  return prop.inherited ? { id, entity_id, name, value, type_id, created, updated, inherited: true, class_id: prop.class_id } : { id, entity_id, name, value, type_id, created, updated };
 }
 
 interface ViewContext {
@@ -81,7 +85,8 @@ const OBJECT_VIEW: FieldTable<MemObject> = [
   ['client_data', (o) => o.client_data],
   ['discovery_id', (o) => o.discovery_id],
   ['tags', (o) => o.tags],
-  ['properties', (o, { actor }) => o.properties.map((p) => propView(p, actor))],
+  // Effective: the class's properties the object does not override come after its own.
+  ['properties', (o, { catalog, actor }) => catalog.effectiveProps(o).map((p) => propView(p, actor))],
   ['created', (o) => o.created],
   ['updated', (o) => o.updated],
   ['class_name', classNameOf],
@@ -104,7 +109,7 @@ const LINK_VIEW: FieldTable<MemLink> = [
   ['tags', (l) => l.tags],
   ['operations', (l) => l.operations],
   ['owner_id', (l) => l.owner_id],
-  ['properties', (l, { actor }) => l.properties.map((p) => propView(p, actor))],
+  ['properties', (l, { catalog, actor }) => catalog.effectiveProps(l).map((p) => propView(p, actor))],
   ['created', (l) => l.created],
   ['updated', (l) => l.updated],
   ['class_name', classNameOf],

@@ -1,6 +1,7 @@
 // Which checks each entity has: the service properties (type 8) holding check definitions,
-// parsed once and kept up to date from the catalog's changes. The scheduler, the agents'
-// check lists and the engine's implicit state conditions all read it.
+// parsed once and kept up to date from the catalog's changes. An entity's checks are those of
+// its effective properties: its own, and its class's it does not override (class templates).
+// The scheduler, the agents' check lists and the engine's implicit state conditions all read it.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CheckDefinition } from '../../core/probes/check-definition.js';
@@ -16,7 +17,10 @@ export interface EntityCheck {
   /** The property's name: how operators tell an entity's checks apart. */
   name: string;
   check: CheckDefinition;
-  /** Property id and a digest of the definition: a new key exactly when the check changes. */
+  /**
+   * Property id (with the entity's for one inherited from its class) and a digest of the
+   * definition: unique among all checks, and a new key exactly when the check changes.
+   */
   key: string;
 }
 
@@ -46,10 +50,13 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
 
   function checksOf(entity: MemEntity): EntityCheck[] {
     const out: EntityCheck[] = [];
-    for (const p of entity.properties) {
+    for (const p of catalog.effectiveProps(entity)) {
       try {
         const check = rules.checkOf(p, '');
-        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, key: `${p.id}@${createHash('sha1').update(p.value).digest('hex').slice(0, 16)}` });
+        // One inherited class property is a check of every entity of the class: its key names
+        // the entity too (schedulers key their checks by it alone).
+        const owner = p.inherited ? `${p.id}/${entity.id}` : p.id;
+        if (check) out.push({ entityId: entity.id, propertyId: p.id, name: p.name, check, key: `${owner}@${createHash('sha1').update(p.value).digest('hex').slice(0, 16)}` });
       } catch (err) {
         // Stored before a limit changed (the interval floor, say): not run, and said so once.
         logger.warn({ entityId: entity.id, property: p.name, err: (err as Error).message }, 'a stored check is no longer valid; it does not run');
@@ -70,12 +77,19 @@ export function createCheckIndex({ catalog, rules, logger }: { catalog: Catalog;
     const checks = checksOf(e);
     if (checks.length > 0) put(e.id, checks);
   }
-  catalog.onChange((writes: readonly CatalogWrite[]) => {
-    const touched = new Set<string>();
+  catalog.onChange((writes: readonly CatalogWrite[], change) => {
+    const touched = new Set<string>(change.classMoved);
     for (const w of writes) {
       if (w.op === 'putProp') touched.add(w.row.entity_id);
       else if (w.op === 'deleteProp') touched.add(w.entityId);
-      else if (w.op === 'deleteEntities') for (const id of w.ids) if (byEntity.has(id)) touched.add(id);
+      else if (w.op === 'deleteEntities') {
+        for (const id of w.ids) if (byEntity.has(id)) touched.add(id);
+      } else if ((w.op === 'putObject' || w.op === 'putLink') && !byEntity.has(w.row.id) && w.row.class_id !== null && catalog.classPropsOf(w.row.class_id).length > 0) {
+        // A new entity of a class with properties inherits the class's checks (a class change is in classMoved).
+        touched.add(w.row.id);
+      } else if (w.op === 'putClassProp' || w.op === 'deleteClassProp') {
+        for (const e of catalog.usesOfClass(w.op === 'putClassProp' ? w.row.class_id : w.classId)) touched.add(e.id);
+      }
     }
     for (const id of touched) refresh(id);
   });

@@ -39,7 +39,7 @@ export function probeRoutes(api: Api, deps: { catalog: CatalogServices; index: C
         }
         if (Object.keys(values).length > 0) lastResult = { timestamp: null, values };
       }
-      const prop = entity.properties.find((p) => p.id === c.propertyId);
+      const prop = s.catalog.effectiveProps(entity).find((p) => p.id === c.propertyId);
       return {
         propertyId: c.propertyId, name: c.name, type: c.check.type, target: secrets || c.check.type !== 'http' ? c.check.target : maskUrl(c.check.target), intervalMs: c.check.intervalMs, timeoutMs: c.check.timeoutMs,
         enabled: c.check.enabled, agent: c.check.agent ?? null, prefix: c.check.prefix ?? null,

@@ -109,4 +109,39 @@ forEachBackend('catalog store', (storage) => {
     await cat.apply(big);
     assert.equal((await cat.load()).objects.filter((o) => o.name.startsWith('big')).length, 5000);
   });
+
+  it('catalog: class templates (documents and properties) are stored, load back, and go with their class', async () => {
+    const cat = storage().catalog;
+    const cls = { id: '8101', name: 'templated', description: '', icon: '', builtIn: false, created: 1, updated: 1 };
+    const prop = (id: string, name: string, value: string) => ({ id, class_id: '8101', name, value, type_id: 3, created: 1, updated: 2 });
+    const claims = [{ space: 'props' as const, after: (await cat.lastIds()).props, last: 8202 }];
+    await cat.apply([
+      { op: 'putClass', row: cls },
+      { op: 'putClassSetting', row: { class_id: '8101', kind: 'stateConditions', value: [{ condition: { a: { _gt: 1 } }, state: 5, description: 'x' }], updated: 3 } },
+      { op: 'putClassSetting', row: { class_id: '8101', kind: 'incidentConditions', value: [{ id: '1' }], updated: 3 } },
+      { op: 'putClassProp', row: prop('8202', 'team', 'ops') },
+      { op: 'putClassProp', row: prop('8201', 'host', 'h1') },
+      { op: 'putClassProp', row: prop('8201', 'host', 'h2') },
+    ], claims);
+    let snap = await cat.load();
+    assert.deepEqual(snap.classSettings.filter((s) => s.class_id === '8101').map((s) => [s.kind, s.value]), [
+      ['incidentConditions', [{ id: '1' }]], ['stateConditions', [{ condition: { a: { _gt: 1 } }, state: 5, description: 'x' }]],
+    ], 'ordered by class, then kind');
+    assert.deepEqual(snap.classProps.filter((p) => p.class_id === '8101'), [prop('8201', 'host', 'h2'), prop('8202', 'team', 'ops')]);
+    assert.ok(snap.lastIds.props >= 8202, 'class property ids move the properties\' counter');
+
+    // One name per class.
+    await assert.rejects(cat.apply([{ op: 'putClassProp', row: prop('8203', 'team', 'dev') }]), DuplicateKeyError);
+
+    await cat.apply([{ op: 'deleteClassSetting', classId: '8101', kind: 'incidentConditions' }, { op: 'deleteClassProp', id: '8202', classId: '8101' }]);
+    snap = await cat.load();
+    assert.deepEqual(snap.classSettings.filter((s) => s.class_id === '8101').map((s) => s.kind), ['stateConditions']);
+    assert.deepEqual(snap.classProps.filter((p) => p.class_id === '8101').map((p) => p.id), ['8201']);
+
+    // Deleting the class deletes its templates.
+    await cat.apply([{ op: 'deleteClass', id: '8101' }]);
+    snap = await cat.load();
+    assert.equal(snap.classSettings.filter((s) => s.class_id === '8101').length, 0);
+    assert.equal(snap.classProps.filter((p) => p.class_id === '8101').length, 0);
+  });
 });

@@ -4,7 +4,7 @@
 // and tags come with its row (array_agg in the page's query), so no map of every edge is
 // held while the entities stream by.
 import type {
-  CatalogRowVisitor, CatalogSnapshot, ClassRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
+  CatalogRowVisitor, CatalogSnapshot, ClassPropRow, ClassRow, ClassSettingKind, ClassSettingRow, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../catalog-types.js';
 import { readCounters } from './catalog-ids.js';
 import type { PgDb, PgQueryable } from './pg-db.js';
@@ -70,6 +70,10 @@ export function loadCatalog(db: PgDb, visitor?: CatalogRowVisitor): Promise<Cata
       .map(({ built_in, ...c }) => ({ ...c, id: String(c.id), builtIn: built_in === 1 }));
     const states = (await q.rows<{ built_in: number } & Omit<StateRow, 'builtIn'>>('SELECT * FROM states ORDER BY id'))
       .map(({ built_in, ...s }) => ({ ...s, builtIn: built_in === 1 }));
-    return { objects, links, props, settings, tags, classes, states, lastIds: await readCounters(q) };
+    const classSettings = (await q.rows<{ class_id: number; kind: ClassSettingKind; value: string; updated: number }>('SELECT * FROM class_settings ORDER BY class_id, kind'))
+      .map((s): ClassSettingRow => ({ class_id: String(s.class_id), kind: s.kind, value: JSON.parse(s.value), updated: s.updated }));
+    const classProps = (await q.rows<Omit<ClassPropRow, 'id' | 'class_id'> & { id: number; class_id: number }>('SELECT * FROM class_props ORDER BY class_id, id'))
+      .map((p): ClassPropRow => ({ ...p, id: String(p.id), class_id: String(p.class_id) }));
+    return { objects, links, props, settings, tags, classes, states, classSettings, classProps, lastIds: await readCounters(q) };
   }, 'repeatable read');
 }

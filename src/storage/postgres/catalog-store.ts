@@ -13,7 +13,7 @@ const str = (v: number | null) => (v === null ? null : String(v));
 /** The unique indexes of the catalog and the key the API names in a duplicate error (as the SQLite store does). */
 const DUPLICATE_KEYS: Record<string, string> = {
   tags_name_key: 'tag name', classes_name_key: 'class name', states_name_key: 'state name',
-  entity_props_entity_id_name_key: 'property name', entities_discovery_id: 'discovery_id',
+  entity_props_entity_id_name_key: 'property name', class_props_class_id_name_key: 'property name', entities_discovery_id: 'discovery_id',
 };
 
 interface JobDbRow { id: string; user_id: string; created: number; finished: number; matched: number; changed: number; errors: string }

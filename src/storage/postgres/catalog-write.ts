@@ -210,7 +210,7 @@ async function setStates(q: PgQueryable, run: Array<Of<'setStates'>>): Promise<v
   }
 }
 
-/** Tags, classes and states: small tables written rarely, one statement per write. */
+/** Tags, classes (with their templates) and states: small tables written rarely, one statement per write. */
 async function applySmall(q: PgQueryable, w: CatalogWrite): Promise<void> {
   switch (w.op) {
     case 'putTag':
@@ -227,6 +227,22 @@ async function applySmall(q: PgQueryable, w: CatalogWrite): Promise<void> {
       return;
     case 'deleteClass':
       await q.query('DELETE FROM classes WHERE id = $1', [Number(w.id)]);
+      return;
+    case 'putClassSetting':
+      await q.query(`INSERT INTO class_settings (class_id, kind, value, updated) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (class_id, kind) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
+      [Number(w.row.class_id), w.row.kind, JSON.stringify(w.row.value), w.row.updated]);
+      return;
+    case 'deleteClassSetting':
+      await q.query('DELETE FROM class_settings WHERE class_id = $1 AND kind = $2', [Number(w.classId), w.kind]);
+      return;
+    case 'putClassProp':
+      await q.query(`INSERT INTO class_props (id, class_id, name, value, type_id, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (id) DO UPDATE SET name = excluded.name, value = excluded.value, type_id = excluded.type_id, updated = excluded.updated`,
+      [Number(w.row.id), Number(w.row.class_id), w.row.name, w.row.value, w.row.type_id, w.row.created, w.row.updated]);
+      return;
+    case 'deleteClassProp':
+      await q.query('DELETE FROM class_props WHERE id = $1', [Number(w.id)]);
       return;
     case 'putState':
       await q.query(`INSERT INTO states (id, name, priority, color, built_in, created, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)

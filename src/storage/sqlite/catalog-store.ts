@@ -2,7 +2,7 @@
 // transaction of prepared statements.
 import type Database from 'better-sqlite3';
 import type {
-  AuditQuery, BulkJob, CatalogRowVisitor, CatalogSnapshot, CatalogStore, CatalogWrite, ClassRow, IdClaim, IdSpace, LinkRow, ObjectRow, PropRow,
+  AuditQuery, BulkJob, CatalogRowVisitor, CatalogSnapshot, CatalogStore, CatalogWrite, ClassPropRow, ClassRow, ClassSettingKind, ClassSettingRow, IdClaim, IdSpace, LinkRow, ObjectRow, PropRow,
   SettingKind, SettingRow, StateRow, StoredAuditRecord, TagRow,
 } from '../catalog-types.js';
 import { IdsTakenError } from '../catalog-types.js';
@@ -66,6 +66,15 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
     INSERT INTO states (id, name, priority, color, built_in, created, updated)
     VALUES (@id, @name, @priority, @color, @built_in, @created, @updated)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, priority = excluded.priority, color = excluded.color, updated = excluded.updated`);
+  const upsertClassSetting = db.prepare(`
+    INSERT INTO class_settings (class_id, kind, value, updated) VALUES (?, ?, ?, ?)
+    ON CONFLICT (class_id, kind) DO UPDATE SET value = excluded.value, updated = excluded.updated`);
+  const deleteClassSetting = db.prepare('DELETE FROM class_settings WHERE class_id = ? AND kind = ?');
+  const upsertClassProp = db.prepare(`
+    INSERT INTO class_props (id, class_id, name, value, type_id, created, updated)
+    VALUES (@id, @class_id, @name, @value, @type_id, @created, @updated)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, value = excluded.value, type_id = excluded.type_id, updated = excluded.updated`);
+  const deleteClassProp = db.prepare('DELETE FROM class_props WHERE id = ?');
   const insertAudit = db.prepare(`
     INSERT INTO audit_log (timestamp, user_id, action, resource, resource_id, entity_id, before, after)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -141,6 +150,18 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
         upsertState.run({ ...rest, built_in: builtIn ? 1 : 0 });
         return;
       }
+      case 'putClassSetting':
+        upsertClassSetting.run(Number(w.row.class_id), w.row.kind, JSON.stringify(w.row.value), w.row.updated);
+        return;
+      case 'deleteClassSetting':
+        deleteClassSetting.run(Number(w.classId), w.kind);
+        return;
+      case 'putClassProp':
+        upsertClassProp.run({ ...w.row, id: Number(w.row.id), class_id: Number(w.row.class_id) });
+        return;
+      case 'deleteClassProp':
+        deleteClassProp.run(Number(w.id));
+        return;
       case 'setStates':
         for (const c of w.changes) {
           setState.run(c.stateId, Number(c.entityId));
@@ -235,7 +256,13 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
       const states = (db.prepare('SELECT * FROM states ORDER BY id').all() as Array<{ built_in: number } & Omit<StateRow, 'builtIn'>>).map(
         ({ built_in, ...s }) => ({ ...s, builtIn: built_in === 1 }),
       );
-      return { objects, links, props, settings, tags: tagRows, classes, states, lastIds: lastIds() };
+      const classSettings = (db.prepare('SELECT * FROM class_settings ORDER BY class_id, kind').all() as Array<{ class_id: number; kind: ClassSettingKind; value: string; updated: number }>).map(
+        (s): ClassSettingRow => ({ class_id: String(s.class_id), kind: s.kind, value: JSON.parse(s.value), updated: s.updated }),
+      );
+      const classProps = (db.prepare('SELECT * FROM class_props ORDER BY class_id, id').all() as Array<Omit<ClassPropRow, 'id' | 'class_id'> & { id: number; class_id: number }>).map(
+        (p): ClassPropRow => ({ ...p, id: String(p.id), class_id: String(p.class_id) }),
+      );
+      return { objects, links, props, settings, tags: tagRows, classes, states, classSettings, classProps, lastIds: lastIds() };
     },
 
     lastIds: async () => lastIds(),
@@ -267,7 +294,7 @@ export function createSqliteCatalogStore(db: Database.Database, gate: WriteGate)
         const e = err as { code?: string; message?: string };
         if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') {
           const key = /tags\.name/.test(e.message ?? '') ? 'tag name' : /classes\.name/.test(e.message ?? '') ? 'class name'
-            : /states\.name/.test(e.message ?? '') ? 'state name' : /entity_props/.test(e.message ?? '') ? 'property name'
+            : /states\.name/.test(e.message ?? '') ? 'state name' : /entity_props|class_props/.test(e.message ?? '') ? 'property name'
             : /discovery_id/.test(e.message ?? '') ? 'discovery_id' : 'key';
           throw new DuplicateKeyError(key);
         }

@@ -847,6 +847,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -931,6 +935,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -974,6 +982,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1069,6 +1081,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1145,6 +1161,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1226,6 +1246,9 @@ export interface paths {
                             };
                             /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
                             type_id?: number;
+                            /** @description a property of the class sent back as read: left alone unless changed, when it becomes the entity's own (an override) */
+                            inherited?: boolean;
+                            class_id?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -1262,6 +1285,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1337,6 +1364,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1418,6 +1449,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1549,6 +1584,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1628,6 +1667,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1696,6 +1739,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1772,6 +1819,9 @@ export interface paths {
                             };
                             /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
                             type_id?: number;
+                            /** @description a property of the class sent back as read: left alone unless changed, when it becomes the entity's own (an override) */
+                            inherited?: boolean;
+                            class_id?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -1808,6 +1858,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1876,6 +1930,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1910,6 +1968,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -1980,6 +2042,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -2014,6 +2080,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -2090,6 +2160,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -2124,6 +2198,10 @@ export interface paths {
                                 type_id: number;
                                 created: number;
                                 updated: number;
+                                /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                                inherited?: boolean;
+                                /** @description on an inherited property: the class it comes from */
+                                class_id?: string;
                             }[];
                             created?: number;
                             updated?: number;
@@ -2153,7 +2231,10 @@ export interface paths {
         /** Properties of the entity */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2176,6 +2257,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         }[];
                     };
                 };
@@ -2223,6 +2308,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -2307,6 +2396,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -2324,7 +2417,10 @@ export interface paths {
         /** The entity's state conditions: ordered [{condition, state, description}], first match wins */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2431,7 +2527,10 @@ export interface paths {
         /** The entity's incident conditions: [{id, condition, clearCondition, text, state (incident level)}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2552,7 +2651,10 @@ export interface paths {
         /** The entity's state triggers: [{type (webhook | e-mail), payload, states, duration}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2709,7 +2811,10 @@ export interface paths {
         /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2874,7 +2979,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -2903,7 +3008,10 @@ export interface paths {
         /** Properties of the entity */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -2926,6 +3034,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         }[];
                     };
                 };
@@ -2973,6 +3085,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -3057,6 +3173,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -3074,7 +3194,10 @@ export interface paths {
         /** The entity's state conditions: ordered [{condition, state, description}], first match wins */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3181,7 +3304,10 @@ export interface paths {
         /** The entity's incident conditions: [{id, condition, clearCondition, text, state (incident level)}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3302,7 +3428,10 @@ export interface paths {
         /** The entity's state triggers: [{type (webhook | e-mail), payload, states, duration}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3459,7 +3588,10 @@ export interface paths {
         /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3624,7 +3756,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -3653,7 +3785,10 @@ export interface paths {
         /** Properties of the entity */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3676,6 +3811,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         }[];
                     };
                 };
@@ -3723,6 +3862,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -3807,6 +3950,10 @@ export interface paths {
                             type_id: number;
                             created: number;
                             updated: number;
+                            /** @description true on a property of the entity's class that it does not override (class templates); changed through /classes/:id/props */
+                            inherited?: boolean;
+                            /** @description on an inherited property: the class it comes from */
+                            class_id?: string;
                         };
                     };
                 };
@@ -3824,7 +3971,10 @@ export interface paths {
         /** The entity's state conditions: ordered [{condition, state, description}], first match wins */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3931,7 +4081,10 @@ export interface paths {
         /** The entity's incident conditions: [{id, condition, clearCondition, text, state (incident level)}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4052,7 +4205,10 @@ export interface paths {
         /** The entity's state triggers: [{type (webhook | e-mail), payload, states, duration}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4209,7 +4365,10 @@ export interface paths {
         /** The entity's stat rules, applied in order to each incoming payload before it is stored: [{condition?, actions: [{type: set | extend | drop, ...}]}] */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: what applies to the entity (class templates): the state or incident conditions of its class when it has none of its own, and for props its class's properties it does not override too (marked inherited). Default: the entity's own only. */
+                    effective?: boolean;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4374,7 +4533,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;
@@ -4754,6 +4913,464 @@ export interface paths {
         };
         trace?: never;
     };
+    "/node/api/classes/{id}/state-conditions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The class's state conditions: ordered [{condition, state, description}], first match wins
+         * @description Every entity of the class without a document of its own follows this one (its own, even an empty one, wins; DELETE of its own falls back). A change applies to them at once.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the class's state conditions: ordered [{condition, state, description}], first match wins (right manage-classes)
+         * @description Validated as the entities' document (a bad clause answers 400 naming it). Every entity of the class without a document of its own follows this one (its own, even an empty one, wins; DELETE of its own falls back). A change applies to them at once.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the state id the entity takes while the condition holds */
+                            state: number;
+                            description: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the class's state-conditions (right manage-classes) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/classes/{id}/incident-conditions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The class's incident conditions: [{id, condition, clearCondition, text, state (incident level)}]
+         * @description Every entity of the class without a document of its own follows this one (its own, even an empty one, wins; DELETE of its own falls back). A change applies to them at once.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the class's incident conditions: [{id, condition, clearCondition, text, state (incident level)}] (right manage-classes)
+         * @description Validated as the entities' document (a bad clause answers 400 naming it). Every entity of the class without a document of its own follows this one (its own, even an empty one, wins; DELETE of its own falls back). A change applies to them at once.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @description always present: given, or issued when stored (the smallest free positive integer) */
+                            id?: string;
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            condition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description A condition: each key not starting with `_` is a metric name holding its tests, e.g. {"cpu.load1": {"_gt": "4"}, "_duration": 60000}. Operators: _eq, _neq, _gt, _gte, _lt, _lte, _ct, _nct (operand string, number or boolean), _m (RE2 pattern), _exists (boolean); _and and _or hold lists of conditions, _duration the ms the condition must hold without a break. */
+                            clearCondition?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description always present */
+                            text?: string;
+                            /** @description always present: the incident level id */
+                            state?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the class's incident-conditions (right manage-classes) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/classes/{id}/props": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The class's properties
+         * @description Inherited by every entity of the class that has no property of the same name (its own wins). Check secrets show as ******** without manage-service-properties.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description from the properties' id space: never the id of an entity's own property */
+                            id: string;
+                            class_id: string;
+                            name: string;
+                            value: string;
+                            type_id: number;
+                            created: number;
+                            updated: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the class's properties (right manage-classes)
+         * @description Ones left out are deleted, new names created, changed ones changed; service properties (type_id 8) written also need manage-service-properties, and one sent back as shown (********) keeps the stored secret. Values and types as for entity properties. Inherited by every entity of the class that has no property of the same name (its own wins). Check secrets show as ******** without manage-service-properties.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        /** @description the property to change (as read); without it, the property of that name */
+                        id?: string;
+                        name: string;
+                        /** @description stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field) */
+                        value: string | number | boolean | null | {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
+                        type_id?: number;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description from the properties' id space: never the id of an entity's own property */
+                            id: string;
+                            class_id: string;
+                            name: string;
+                            value: string;
+                            type_id: number;
+                            created: number;
+                            updated: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        /** Add a property to the class (right manage-classes; name unique per class: 409) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field) */
+                        value: string | number | boolean | null | {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
+                        type_id?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description from the properties' id space: never the id of an entity's own property */
+                            id: string;
+                            class_id: string;
+                            name: string;
+                            value: string;
+                            type_id: number;
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/classes/{id}/props/{propId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a property of the class (right manage-classes) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    propId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a property of the class (right manage-classes) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    propId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description stored as text. A service property (type_id 8) whose value is a JSON object (or its text) is a check: {type: http|tcp|ping|dns|snmp, target, interval, timeout?, ...}, validated (400 naming the field) */
+                        value?: string | number | boolean | null | {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1 info, 2 read-only, 3 read-write, 6 external link, 7 document, 8 service, 101+ user-defined */
+                        type_id?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description from the properties' id space: never the id of an entity's own property */
+                            id: string;
+                            class_id: string;
+                            name: string;
+                            value: string;
+                            type_id: number;
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/node/api/states": {
         parameters: {
             query?: never;
@@ -5075,7 +5692,7 @@ export interface paths {
                             userId: string | null;
                             /** @description create, update or delete */
                             action: string;
-                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions or stateTriggers */
+                            /** @description object, link, property, tag, class, state, stateConditions, incidentConditions, stateTriggers, statRules, or a class template: class.stateConditions, class.incidentConditions, class.property */
                             resource: string;
                             resourceId: string;
                             entityId: string | null;

@@ -1,5 +1,6 @@
 // Object classes: list (GET /classes, paged here: the API sends them all), add (POST), change
-// (PATCH), delete (DELETE; built-in or used classes are refused and the error shown).
+// (PATCH), delete (DELETE; built-in or used classes are refused and the error shown), and
+// each class's templates (conditions and properties its objects follow: class-templates.tsx).
 import { useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
@@ -8,6 +9,8 @@ import { DataTable, type Column } from '../../components/data-table';
 import { ErrorBanner } from '../../components/error-banner';
 import { Pager } from '../../components/pager';
 import { pageOf } from '../../components/paging';
+import { useSession } from '../../auth/session';
+import { ClassTemplates } from './class-templates';
 import type { ObjectClass } from './admin-types';
 import { ClassForm } from './class-form';
 
@@ -19,6 +22,9 @@ export function ClassesSection() {
   const [page, setPage] = useState(0);
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<ObjectClass>();
+  const [templates, setTemplates] = useState<string>();
+  const session = useSession();
+  const shownTemplates = (list.data ?? []).find((c) => c.id === templates);
   const paged = pageOf(list.data ?? [], page, PAGE);
 
   const columns: Column<(typeof paged.rows)[number]>[] = [
@@ -31,6 +37,9 @@ export function ClassesSection() {
       cell: (c) => (
         <div className="adm-actions">
           <button type="button" aria-label={`Edit class ${c.name}`} onClick={() => setEditing(c.id)}>Edit</button>
+          <button type="button" aria-label={`Templates of class ${c.name}`} aria-expanded={templates === c.id} onClick={() => setTemplates(templates === c.id ? undefined : c.id)}>
+            Templates
+          </button>
           <button type="button" className="danger" aria-label={`Delete class ${c.name}`} onClick={() => setDeleting(c)}>Delete</button>
         </div>
       ),
@@ -78,6 +87,7 @@ export function ClassesSection() {
         />
       ) : null}
       <Pager page={paged.page} hasNext={paged.hasNext} onPage={setPage} label="Classes pages" />
+      {shownTemplates ? <ClassTemplates key={shownTemplates.id} cls={shownTemplates} readOnly={!session.can('manage-classes')} /> : null}
       {deleting ? (
         <ConfirmDialog
           title={`Delete class ${deleting.name}`}

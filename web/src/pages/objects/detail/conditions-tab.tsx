@@ -3,9 +3,9 @@
 import { JsonDocEditor } from './json-doc-editor';
 import { TriggerRuns } from './trigger-runs';
 
-const OPERATORS = 'Operators: _eq _neq _gt _gte _lt _lte _ct (contains) _nct (does not contain) _m (RE2 match) _exists, combined with _and / _or; _duration (ms, beside the clauses) requires them to hold that long. Metrics by dotted name; events under event.* (event.trapOid, event.topic, ...).';
+export const OPERATORS = 'Operators: _eq _neq _gt _gte _lt _lte _ct (contains) _nct (does not contain) _m (RE2 match) _exists, combined with _and / _or; _duration (ms, beside the clauses) requires them to hold that long. Metrics by dotted name; events under event.* (event.trapOid, event.topic, ...).';
 
-const STATE_EXAMPLE = JSON.stringify(
+export const STATE_EXAMPLE = JSON.stringify(
   [
     { condition: { 'cpu.load1': { _gt: 4 } }, state: 5, description: 'load over 4' },
     { condition: { _or: [{ status: { _neq: 'ok' } }, { 'disk.free': { _lt: 10 } }], _duration: 60000 }, state: 4, description: 'unwell for a minute' },
@@ -14,7 +14,7 @@ const STATE_EXAMPLE = JSON.stringify(
   null,
   2,
 );
-const INCIDENT_EXAMPLE = JSON.stringify(
+export const INCIDENT_EXAMPLE = JSON.stringify(
   [{ id: 'hot', condition: { temperature: { _gte: 70 } }, clearCondition: { temperature: { _lt: 60 } }, text: 'too hot', state: 4 }],
   null,
   2,

@@ -1,6 +1,7 @@
 // One JSON document of an object (state conditions, incident conditions, state triggers):
 // shown in a textarea, replaced with PUT, removed with DELETE. The server validates it and
-// answers 400 naming the element at fault; that message is shown as is.
+// answers 400 naming the element at fault; that message is shown as is. `DocEditor` is the
+// editor without the object's routes: the class templates (admin page) use it on theirs.
 import { useState, type FormEvent } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
@@ -22,7 +23,40 @@ const PATHS = {
 export function JsonDocEditor({ id, kind, title, help, example }: { id: string; kind: DocKind; title: string; help: string; example: string }) {
   const r = useEntityRoute();
   const path = r(PATHS[kind]);
-  const doc = useApi(() => api.GET(path, { params: { path: { id } } }).then(data), [id, path]);
+  return (
+    <DocEditor
+      headingId={`obj-doc-${kind}`}
+      title={title}
+      help={help}
+      example={example}
+      deps={[id, path]}
+      load={() => api.GET(path, { params: { path: { id } } }).then(data)}
+      put={(body) => api.PUT(path, { params: { path: { id } }, body })}
+      remove={() => api.DELETE(path, { params: { path: { id } } })}
+    />
+  );
+}
+
+export interface DocEditorProps {
+  /** Unique on the page: names the form. */
+  headingId: string;
+  title: string;
+  help: string;
+  example: string;
+  /** What `load` depends on (it is fetched again when they change). */
+  deps: readonly unknown[];
+  load: () => Promise<unknown>;
+  put: (body: unknown[]) => Promise<unknown>;
+  /** Without it there is no Delete button (the document is emptied by saving []). */
+  remove?: () => Promise<unknown>;
+  /** Shown, not changed: no Save or Delete (a reader without the right to change it). */
+  readOnly?: boolean;
+  /** The document as shown (the stored one by default). */
+  shownAs?: (doc: unknown) => unknown;
+}
+
+export function DocEditor({ headingId, title, help, example, deps, load, put, remove: removeDoc, readOnly = false, shownAs = (d) => d }: DocEditorProps) {
+  const doc = useApi(load, [...deps]);
   const [textValue, setText] = useState('');
   const action = useAction();
   const [saved, setSaved] = useState('');
@@ -32,7 +66,7 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
   const [shown, setShown] = useState<unknown>();
   if (doc.data !== undefined && doc.data !== shown) {
     setShown(doc.data);
-    setText(JSON.stringify(doc.data, null, 2));
+    setText(JSON.stringify(shownAs(doc.data), null, 2));
   }
 
   const run = async (change: () => Promise<unknown>, done: string) => {
@@ -44,6 +78,7 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
   };
   const save = (e: FormEvent) => {
     e.preventDefault();
+    if (readOnly) return;
     let body: unknown[];
     try {
       const parsed: unknown = JSON.parse(textValue.trim() || '[]');
@@ -53,11 +88,10 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
       action.fail(new Error(`Not valid JSON: ${(err as Error).message}`));
       return;
     }
-    void run(() => api.PUT(path, { params: { path: { id } }, body }), 'Saved.');
+    void run(() => put(body), 'Saved.');
   };
-  const remove = () => void run(() => api.DELETE(path, { params: { path: { id } } }), 'Deleted.');
+  const remove = removeDoc ? () => void run(removeDoc, 'Deleted.') : undefined;
 
-  const headingId = `obj-doc-${kind}`;
   return (
     <form className="panel" onSubmit={save} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
@@ -65,12 +99,21 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
       <details>
         <summary>Example</summary>
         <pre className="obj-example">{example}</pre>
-        <button type="button" className="link" onClick={() => setText(example)}>
-          Use the example
-        </button>
+        {readOnly ? null : (
+          <button type="button" className="link" onClick={() => setText(example)}>
+            Use the example
+          </button>
+        )}
       </details>
       <Field label={`${title} (JSON)`}>
-        <textarea rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))} spellCheck={false} value={textValue} onChange={(e) => setText(e.target.value)} disabled={doc.data === undefined && !doc.error} />
+        <textarea
+          rows={Math.min(20, Math.max(4, textValue.split('\n').length + 1))}
+          spellCheck={false}
+          value={textValue}
+          onChange={(e) => setText(e.target.value)}
+          readOnly={readOnly}
+          disabled={doc.data === undefined && !doc.error}
+        />
       </Field>
       <ErrorBanner error={action.error ?? doc.error} />
       {saved ? (
@@ -78,12 +121,14 @@ export function JsonDocEditor({ id, kind, title, help, example }: { id: string; 
           {saved}
         </p>
       ) : null}
-      <div className="row">
-        <button type="submit" className="primary" disabled={action.busy}>
-          Save {title.toLowerCase()}
-        </button>
-        <ConfirmButton label="Delete" subject={title.toLowerCase()} onConfirm={remove} disabled={action.busy} />
-      </div>
+      {readOnly ? null : (
+        <div className="row">
+          <button type="submit" className="primary" disabled={action.busy}>
+            Save {title.toLowerCase()}
+          </button>
+          {remove ? <ConfirmButton label="Delete" subject={title.toLowerCase()} onConfirm={remove} disabled={action.busy} /> : null}
+        </div>
+      )}
     </form>
   );
 }

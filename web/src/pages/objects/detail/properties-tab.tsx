@@ -1,4 +1,6 @@
-// Properties: the list (GET /props answers them all; shown a page at a time), add, edit, delete.
+// Properties: the list (GET /props answers them all; shown a page at a time), add, edit, delete;
+// then the ones inherited from the entity's class (GET /props?effective=true), read-only here
+// (they are changed on the class; a property of the same name added here overrides one).
 import { useState } from 'react';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
@@ -38,6 +40,29 @@ export function PropertiesTab({ id }: { id: string }) {
         />
       ) : null}
       <Pager label="Properties pages" page={page.page} hasNext={page.hasNext} onPage={setPage} shown={page.rows.length} size={LIMIT} />
+      <InheritedProperties id={id} version={props} />
     </div>
+  );
+}
+
+const INHERITED_COLUMNS: Column<Property>[] = [
+  { key: 'name', header: 'Name', cell: (p) => p.name },
+  { key: 'value', header: 'Value', cell: (p) => p.value },
+  { key: 'type', header: 'Type', cell: (p) => p.type_id },
+];
+
+/** The class's properties the entity does not override. `version`: read again when its own change. */
+function InheritedProperties({ id, version }: { id: string; version: unknown }) {
+  const r = useEntityRoute();
+  const { data: all, error } = useApi(() => api.GET(r('/node/api/objects/{id}/props'), { params: { path: { id }, query: { effective: true } } }).then(data), [id, version]);
+  const inherited = (all ?? []).filter((p) => p.inherited);
+  if (inherited.length === 0 && !error) return null;
+  return (
+    <section aria-label="Inherited properties">
+      <h3>From its class</h3>
+      <ErrorBanner error={error} />
+      <p className="muted">Set on the class (Tags, classes, states → Templates); add a property of the same name here to override one.</p>
+      <DataTable label="Inherited properties" className="obj-cards" columns={INHERITED_COLUMNS} rows={inherited} rowKey={(p) => p.id} />
+    </section>
   );
 }
