@@ -51,6 +51,11 @@ export interface TriggersDeps {
   logger: Logger;
   settings: Config['triggers'];
   limits?: Partial<TriggerLimits>;
+  /**
+   * True while the entity's triggers hold their fire (a maintenance window); a fire held is
+   * sent once `released` finds the entity out of it and still in the trigger's states.
+   */
+  muted?: (entityId: string, now: number) => boolean;
   /** Sends a fire (tests stand in for the network); by default a webhook call or an e-mail. */
   sender?: (facts: FireFacts, trigger: StateTrigger) => Promise<SendOutcome>;
 }
@@ -92,6 +97,8 @@ export function createTriggersService(deps: TriggersDeps) {
   /** Waits that fell due and are storing their end before they fire (stop and idle wait for them). */
   const falling = new Set<Promise<void>>();
   const sender = deps.sender ?? send;
+  /** Fires held while their entity was muted: `entity id:trigger index` → the fire (the latest). */
+  const held = new Map<string, { e: StateEvent; trigger: StateTrigger; index: number }>();
   let mailer: Mailer | undefined;
   let mailerMade = false;
   /** Timers run (start was called and stop was not). */
@@ -191,6 +198,10 @@ export function createTriggersService(deps: TriggersDeps) {
   }
 
   function fire(e: StateEvent, trigger: StateTrigger, index: number): void {
+    if (deps.muted?.(e.entityId, clock())) {
+      held.set(`${e.entityId}:${index}`, { e, trigger, index });
+      return;
+    }
     const facts: FireFacts = {
       entity: { id: e.entityId, type: e.entityType, name: e.entityName },
       state: { id: e.stateId, name: stateName(e.stateId) },
@@ -260,7 +271,10 @@ export function createTriggersService(deps: TriggersDeps) {
     }
   });
   catalog.onDeleted((ids) => {
-    for (const id of ids) cancelWaiting(id, undefined, true);
+    for (const id of ids) {
+      cancelWaiting(id, undefined, true);
+      for (const key of held.keys()) if (key.startsWith(`${id}:`)) held.delete(key);
+    }
     void memory.forget(ids).catch(() => undefined);
   });
 
@@ -311,6 +325,24 @@ export function createTriggersService(deps: TriggersDeps) {
     purge(): Promise<number> {
       return store.deleteStartedBefore(clock() - RUN_RETENTION_MS);
     },
+
+    /**
+     * Fires held while their entity was muted, for entities no longer muted: each fires once
+     * if the entity is still in the trigger's states and the trigger unchanged. Called when
+     * maintenance windows change or end.
+     */
+    released(): void {
+      if (stopped) return;
+      const now = clock();
+      for (const [key, h] of held) {
+        if (deps.muted?.(h.e.entityId, now)) continue;
+        held.delete(key);
+        fireIfStillDue(h.e, h.trigger, h.index);
+      }
+    },
+
+    /** Fires held by `muted`, for tests and diagnostics. */
+    heldCount: (): number => held.size,
 
     /** Triggers waiting out a duration, per entity (for tests and diagnostics). */
     waitingCount(entityId?: string): number {
