@@ -45,4 +45,21 @@ describe('maintenance page', () => {
     await free.waitFor();
     assert.equal(await free.locator('.maint-badge').count(), 0);
   });
+
+  uiTest('an incident raised in a window is greyed in the incidents list, naming the window', ui, async ({ page, server }) => {
+    const o = (await call(server, 'POST', '/objects', { body: { name: 'maint-incident-1', parent_id: ['1'] }, headers: adminAuth })).body;
+    await call(server, 'PUT', `/objects/${o.id}/state-conditions`, { body: [{ condition: { load: { _gt: 90 } }, state: 5 }, { condition: {}, state: 3 }], headers: adminAuth });
+    const now = Date.now();
+    const w = await call(server, 'POST', '/maintenance', { headers: adminAuth, body: { name: 'Rack swap', timeZone: 'UTC', schedule: { type: 'once', from: now - 1000, to: now + 3_600_000 }, scope: { objects: [o.id] } } });
+    assert.equal(w.status, 201, w.text);
+    assert.equal((await call(server, 'POST', `/objects/${o.id}/stat`, { body: { load: 95 }, headers: adminAuth })).status, 204);
+    const incidents = (await call(server, 'GET', '/incidents?limit=1000', { headers: adminAuth })).body;
+    const incident = incidents.find((i: { entityId: string }) => String(i.entityId) === o.id);
+    assert.equal(incident.suppression.kind, 'maintenance');
+    await page.goto(`${server.url}/incidents`);
+    const row = page.locator(`[data-incident="${incident.id}"]`);
+    await row.waitFor();
+    assert.match(await row.getAttribute('class') ?? '', /inc-suppressed/);
+    await row.getByText(/suppressed \(maintenance: Rack swap until/).waitFor();
+  });
 });
