@@ -177,6 +177,19 @@ describe('while a window runs', () => {
     assert.equal((await incidentOf(tagged.id)).suppression?.kind, 'maintenance');
   });
 
+  it('links whose two ends are covered are in the window; a link leaving it is not', async () => {
+    const a = await mkObject({ name: 'sw-a', parent_id: ['1'] });
+    const b = await mkObject({ name: 'sw-b', parent_id: ['1'] });
+    const c = await mkObject({ name: 'sw-c', parent_id: ['1'] });
+    const inside = await created('/links', { source: a.id, target: b.id });
+    const leaving = await created('/links', { source: a.id, target: c.id });
+    const w = await oneOff({ objects: [a.id, b.id] });
+    assert.equal((await ok(asAdmin('GET', `/links/${inside.id}`))).maintenance?.id, w.id);
+    assert.equal((await ok(asAdmin('GET', `/links/${leaving.id}`))).maintenance, undefined);
+    assert.deepEqual((await ok(asAdmin('GET', `/maintenance?entityId=${inside.id}`))).map((x: { id: string }) => x.id), [w.id]);
+    assert.deepEqual(await ok(asAdmin('GET', `/maintenance?entityId=${leaving.id}`)), []);
+  });
+
   it('when it ends, the incident still active is unsuppressed', async () => {
     const o = await watched('ending');
     await oneOff({ objects: [o.id] }, 1200);
@@ -221,8 +234,14 @@ describe('while a window runs', () => {
     const kept = await watched('data');
     await oneOff({ objects: [dropped.id] }, HOUR, { collectData: false });
     await oneOff({ objects: [kept.id] });
+    const maintenanceDrops = async () => {
+      const text = (await call(server, 'GET', `${server.url}/metrics`, { headers: adminAuth })).text;
+      return Number(/^vigil_intake_payloads_total\{outcome="maintenance"\} (\d+)/m.exec(text)?.[1] ?? 'NaN');
+    };
+    const before = await maintenanceDrops();
     await push(dropped.id, { load: 95 });
     await push(kept.id, { load: 95 });
+    assert.equal(await maintenanceDrops() - before, 1, 'counted');
     assert.deepEqual(await ok(asAdmin('GET', `/objects/${dropped.id}/history?from=0`)), []);
     assert.equal((await ok(asAdmin('GET', `/objects/${kept.id}/history?from=0`))).length, 1);
     assert.notEqual((await ok(asAdmin('GET', `/objects/${dropped.id}`))).state_id, 5);
