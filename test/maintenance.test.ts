@@ -4,10 +4,12 @@
 // fired once after, measurements dropped with collectData false, records showing it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { adminAuth, assertError, call, createUser, sleep, startTestServer, type TestServer } from './helpers/server.js';
+import { ADMIN, adminAuth, assertError, call, createUser, sleep, startTestServer, type TestServer } from './helpers/server.js';
 import { adminClient, as } from './helpers/entities.js';
 import { TestClock } from './helpers/test-clock.js';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.js';
+import { freeTcpPort } from './helpers/ports.js';
+import mqtt from 'mqtt';
 
 let server: TestServer;
 let sink: WebhookSink;
@@ -18,7 +20,7 @@ const HOUR = 3_600_000;
 
 before(async () => {
   sink = await startWebhookSink();
-  server = await startTestServer({ 'engine.noDataAfterMs': 0 }, undefined, { clock: clock.now });
+  server = await startTestServer({ 'engine.noDataAfterMs': 0, mqttPort: await freeTcpPort() }, undefined, { clock: clock.now });
   await createUser(server, { login: 'reader', password: PW, permissions: [] });
 });
 after(async () => {
@@ -242,6 +244,20 @@ describe('while a window runs', () => {
     await push(dropped.id, { load: 95 });
     await push(kept.id, { load: 95 });
     assert.equal(await maintenanceDrops() - before, 1, 'counted');
+    // Over MQTT the same: the kept object gets a second point, the dropped one none.
+    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: ADMIN.login, password: ADMIN.password, reconnectPeriod: 0 });
+    try {
+      await c.publishAsync(`objects/${dropped.id}/stat`, JSON.stringify({ load: 97 }), { qos: 1 });
+      await c.publishAsync(`objects/${kept.id}/stat`, JSON.stringify({ load: 97 }), { qos: 1 });
+    } finally {
+      await c.endAsync();
+    }
+    await until('the MQTT point of the kept object', async () => {
+      const series = await ok(asAdmin('GET', `/objects/${kept.id}/history?from=0`));
+      return series[0]?.dps.length === 2;
+    });
+    assert.equal(await maintenanceDrops() - before, 2, 'the MQTT payload counted too');
+    assert.deepEqual(await ok(asAdmin('GET', `/objects/${dropped.id}/history?from=0`)), []);
     assert.deepEqual(await ok(asAdmin('GET', `/objects/${dropped.id}/history?from=0`)), []);
     assert.equal((await ok(asAdmin('GET', `/objects/${kept.id}/history?from=0`))).length, 1);
     assert.notEqual((await ok(asAdmin('GET', `/objects/${dropped.id}`))).state_id, 5);
