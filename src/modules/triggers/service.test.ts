@@ -134,6 +134,34 @@ describe('triggers service: muted entities (maintenance)', () => {
     await service.stop();
   });
 
+  it('a held fire outlives a restart: the next start fires it once the entity is out of the window', async () => {
+    let muted = true;
+    const t = setup(hook(0), () => muted);
+    const first = t.make();
+    first.start();
+    t.change(5);
+    await sleep(5);
+    await first.stop();
+    assert.equal(t.memory.items('trigger', '7').length, 0);
+    assert.equal(t.storedAtSend.length, 0);
+    muted = false;
+    const second = t.make();
+    await second.load();
+    assert.equal(second.heldCount(), 1, 'read back');
+    second.start();
+    await second.idle();
+    assert.equal(t.storedAtSend.length, 1, 'fired at start, once');
+    assert.equal(second.heldCount(), 0);
+    await second.stop();
+    const third = t.make();
+    await third.load();
+    assert.equal(third.heldCount(), 0, 'its memory went with the fire');
+    third.start();
+    await third.idle();
+    assert.equal(t.storedAtSend.length, 1);
+    await third.stop();
+  });
+
   it('a duration that falls due while muted is held too', async () => {
     let muted = true;
     const t = setup(hook(20), () => muted);

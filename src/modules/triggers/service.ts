@@ -97,8 +97,11 @@ export function createTriggersService(deps: TriggersDeps) {
   /** Waits that fell due and are storing their end before they fire (stop and idle wait for them). */
   const falling = new Set<Promise<void>>();
   const sender = deps.sender ?? send;
-  /** Fires held while their entity was muted: `entity id:trigger index` → the fire (the latest). */
-  const held = new Map<string, { e: StateEvent; trigger: StateTrigger; index: number }>();
+  /**
+   * Fires held while their entity was muted: entity id → trigger index → the fire (the latest).
+   * Stored (engine memory, kind `held`) so that a window ending across a restart still fires them.
+   */
+  const held = new Map<string, Map<number, StoredWait>>();
   let mailer: Mailer | undefined;
   let mailerMade = false;
   /** Timers run (start was called and stop was not). */
@@ -130,6 +133,26 @@ export function createTriggersService(deps: TriggersDeps) {
     const items = timers ? [...timers].map(([i, w]) => ({ key: String(i), at: w.at, data: JSON.stringify({ trigger: w.trigger, event: w.event } satisfies StoredWait) })) : [];
     memory.put({ kind: 'trigger', entityId, items });
     void memory.flushSoon().catch(() => undefined);
+  }
+
+  /** Stores the entity's held fires as they are now. */
+  function rememberHeld(entityId: string): void {
+    const mine = held.get(entityId);
+    const items = mine ? [...mine].map(([i, h]) => ({ key: String(i), at: h.event.timestamp, data: JSON.stringify(h satisfies StoredWait) })) : [];
+    memory.put({ kind: 'held', entityId, items });
+    void memory.flushSoon().catch(() => undefined);
+  }
+
+  /** Fires what was held for entities no longer muted (each once, if still due). */
+  function release(): void {
+    if (stopped) return;
+    const now = clock();
+    for (const [entityId, mine] of held) {
+      if (deps.muted?.(entityId, now)) continue;
+      held.delete(entityId);
+      rememberHeld(entityId);
+      for (const [index, h] of mine) fireIfStillDue(h.event, h.trigger, index);
+    }
   }
 
   /** Waits until `at`, then fires if the entity is still in the trigger's states. */
@@ -199,7 +222,10 @@ export function createTriggersService(deps: TriggersDeps) {
 
   function fire(e: StateEvent, trigger: StateTrigger, index: number): void {
     if (deps.muted?.(e.entityId, clock())) {
-      held.set(`${e.entityId}:${index}`, { e, trigger, index });
+      let mine = held.get(e.entityId);
+      if (!mine) held.set(e.entityId, (mine = new Map()));
+      mine.set(index, { trigger, event: e });
+      rememberHeld(e.entityId);
       return;
     }
     const facts: FireFacts = {
@@ -273,7 +299,7 @@ export function createTriggersService(deps: TriggersDeps) {
   catalog.onDeleted((ids) => {
     for (const id of ids) {
       cancelWaiting(id, undefined, true);
-      for (const key of held.keys()) if (key.startsWith(`${id}:`)) held.delete(key);
+      held.delete(id);
     }
     void memory.forget(ids).catch(() => undefined);
   });
@@ -298,6 +324,18 @@ export function createTriggersService(deps: TriggersDeps) {
           arm(event, trigger, index, item.at);
         }
       }
+      for (const entry of await deps.memory.load('held')) {
+        if (!catalog.entity(entry.entityId)) {
+          gone.push(entry.entityId);
+          continue;
+        }
+        const mine = new Map<number, StoredWait>();
+        for (const item of entry.items) {
+          const index = Number(item.key);
+          if (item.data && Number.isInteger(index)) mine.set(index, JSON.parse(item.data) as StoredWait);
+        }
+        if (mine.size > 0) held.set(entry.entityId, mine);
+      }
       await memory.forget(gone);
     },
 
@@ -309,6 +347,8 @@ export function createTriggersService(deps: TriggersDeps) {
       if (started || stopped) return;
       started = true;
       for (const timers of waiting.values()) for (const [i, w] of timers) time(w, i);
+      // A window that ended while the server was down: what it held fires now.
+      release();
     },
 
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
@@ -331,18 +371,14 @@ export function createTriggersService(deps: TriggersDeps) {
      * if the entity is still in the trigger's states and the trigger unchanged. Called when
      * maintenance windows change or end.
      */
-    released(): void {
-      if (stopped) return;
-      const now = clock();
-      for (const [key, h] of held) {
-        if (deps.muted?.(h.e.entityId, now)) continue;
-        held.delete(key);
-        fireIfStillDue(h.e, h.trigger, h.index);
-      }
-    },
+    released: release,
 
     /** Fires held by `muted`, for tests and diagnostics. */
-    heldCount: (): number => held.size,
+    heldCount(): number {
+      let n = 0;
+      for (const m of held.values()) n += m.size;
+      return n;
+    },
 
     /** Triggers waiting out a duration, per entity (for tests and diagnostics). */
     waitingCount(entityId?: string): number {
