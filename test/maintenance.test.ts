@@ -288,6 +288,18 @@ describe('recurring windows at a chosen time', () => {
       const berlinLater = await weekly([3], '10:30', 'Europe/Berlin');
       assert.equal(berlinLater.active, true);
       assert.equal(berlinLater.currentEnd, Date.parse('2027-01-06T11:30:00Z'));
+      // Its effect at that time: an incident of a covered object is raised suppressed.
+      const host = await watched('weekly-host');
+      const onHost = await created('/maintenance', {
+        name: 'wednesday work', schedule: { type: 'weekly', days: [3], start: '09:30', durationMinutes: 60 }, timeZone: 'UTC', scope: { objects: [host.id] },
+      });
+      assert.equal(onHost.currentEnd, Date.parse('2027-01-06T10:30:00Z'));
+      await push(host.id, { load: 95 });
+      const incident = await incidentOf(host.id);
+      assert.equal(incident.suppression?.kind, 'maintenance');
+      assert.equal(incident.suppression.windowName, 'wednesday work');
+      assert.equal(incident.suppression.until, Date.parse('2027-01-06T10:30:00Z'));
+      await ok(asAdmin('DELETE', `/maintenance/${onHost.id}`), 204);
       // Two hours on, the clock moved: the service looks again on the next change.
       clock.advance(2 * HOUR);
       assert.equal((await ok(asAdmin('GET', `/maintenance/${on.id}`))).active, false);
