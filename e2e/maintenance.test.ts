@@ -62,4 +62,28 @@ describe('maintenance page', () => {
     assert.match(await row.getAttribute('class') ?? '', /inc-suppressed/);
     await row.getByText(/suppressed \(maintenance: Rack swap until/).waitFor();
   });
+
+  uiTest('edits a window in place (its objects named) and deletes it', ui, async ({ page, server }) => {
+    const list = (await call(server, 'GET', '/maintenance', { headers: adminAuth })).body;
+    const w = list.find((x: { name: string }) => x.name === 'DB upgrade');
+    await page.goto(`${server.url}/maintenance`);
+    await page.getByRole('button', { name: 'Edit window DB upgrade' }).click();
+    const form = page.getByRole('form', { name: 'Edit maintenance window DB upgrade' });
+    await form.getByRole('listitem').getByText('db-maint-7').waitFor();
+    await form.getByLabel('Window name').fill('DB upgrade, part 2');
+    await form.getByLabel('Collect data during the window').uncheck();
+    await form.getByRole('button', { name: 'Save window' }).click();
+    await form.waitFor({ state: 'hidden' });
+    await page.getByRole('table', { name: 'Maintenance windows' }).getByText('DB upgrade, part 2').waitFor();
+    const changed = (await call(server, 'GET', `/maintenance/${w.id}`, { headers: adminAuth })).body;
+    assert.equal(changed.name, 'DB upgrade, part 2');
+    assert.equal(changed.collectData, false);
+    assert.deepEqual(changed.scope, w.scope);
+    assert.deepEqual(changed.schedule, w.schedule);
+
+    await page.getByRole('button', { name: 'Delete window DB upgrade, part 2' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete window' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    assert.equal((await call(server, 'GET', `/maintenance/${w.id}`, { headers: adminAuth })).status, 404);
+  });
 });

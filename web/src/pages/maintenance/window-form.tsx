@@ -43,12 +43,20 @@ export function WindowForm({ initial, onSaved, onCancel }: { initial?: Maintenan
   const [collectData, setCollectData] = useState(initial?.collectData ?? true);
   const [enabled, setEnabled] = useState(initial?.enabled ?? true);
   const tagList = useApi(async () => data(await api.GET('/node/api/tags')), []);
+  // The names of the objects an edited window names (the record carries their ids).
+  const known = useApi(async () => {
+    const ids = (initial?.scope.objects ?? []).slice(0, 200);
+    const records = await Promise.all(ids.map((id) => api.GET('/node/api/objects/{id}', { params: { path: { id }, query: { fields: 'name' } } }).then(data, () => undefined)));
+    return new Map(records.filter((r) => r !== undefined).map((r) => [r.id, r.name ?? r.id]));
+  }, [initial?.id]);
+  const nameOf = (o: Picked) => known.data?.get(o.id) ?? o.name;
   const save = useAction();
 
   function schedule(): Body['schedule'] {
     if (kind === 'once') {
-      const f = fromLocalInput(from);
-      const t = fromLocalInput(to);
+      // An untouched field keeps the window's own ms (the input shows whole seconds).
+      const f = s?.from !== undefined && from === toLocalInput(s.from) ? s.from : fromLocalInput(from);
+      const t = s?.to !== undefined && to === toLocalInput(s.to) ? s.to : fromLocalInput(to);
       if (f === undefined || t === undefined) throw new Error('Give the start and the end of the window.');
       return { type: 'once', from: f, to: t };
     }
@@ -141,8 +149,8 @@ export function WindowForm({ initial, onSaved, onCancel }: { initial?: Maintenan
         <ul className="adm-chips" aria-label="Objects in the window">
           {objects.map((o) => (
             <li key={o.id} className="adm-chip">
-              {o.name}
-              <button type="button" aria-label={`Remove ${o.name}`} onClick={() => setObjects(objects.filter((x) => x.id !== o.id))}>×</button>
+              {nameOf(o)}
+              <button type="button" aria-label={`Remove ${nameOf(o)}`} onClick={() => setObjects(objects.filter((x) => x.id !== o.id))}>×</button>
             </li>
           ))}
         </ul>
