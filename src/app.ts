@@ -35,6 +35,7 @@ import { liveStreamRoutes } from './modules/live/stream-routes.js';
 import type { EventBus } from './modules/live/event-bus.js';
 import type { TriggersService } from './modules/triggers/service.js';
 import { annotationsRoutes } from './modules/annotations/routes.js';
+import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { presetsRoutes } from './modules/presets/routes.js';
 import { probeRoutes } from './modules/probes/routes.js';
 import { CheckDefinitionDoc } from './modules/probes/schemas.js';
@@ -67,6 +68,7 @@ export interface AppDeps {
   bus: EventBus;
   eventLog: Services['eventLog'];
   annotations: Services['annotations'];
+  maintenance: Services['maintenance'];
   presets: Services['presets'];
   reports: Services['reports'];
   checks: Services['checks'];
@@ -146,6 +148,7 @@ export async function buildApp(deps: AppDeps) {
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
       eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });
       annotationsRoutes(api, { annotations: deps.annotations, access: deps.catalog.access });
+      maintenanceRoutes(api, { maintenance: deps.maintenance, access: deps.catalog.access });
       presetsRoutes(api, { presets: deps.presets, access: deps.catalog.access });
       reportsRoutes(api, { reports: deps.reports, access: deps.catalog.access, clock: Date.now });
       probeRoutes(api, { catalog: deps.catalog, index: deps.checks, probes: deps.probes, history: deps.data.history });

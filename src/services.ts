@@ -41,6 +41,7 @@ import { createEventIntake } from './intake/event-intake.js';
 import { createEventLogService } from './modules/event-log/service.js';
 import { setScanBudgets } from './core/safe-regex.js';
 import { createAnnotationsService } from './modules/annotations/service.js';
+import { createMaintenanceService, type MaintenanceService } from './modules/maintenance/service.js';
 import { createPresetsService } from './modules/presets/service.js';
 import { createReportService } from './modules/reports/service.js';
 import { createCheckIndex, type CheckIndex } from './modules/probes/check-index.js';
@@ -126,8 +127,9 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, st
   clock: () => number;
   logger: Logger;
   metrics: SelfMetrics;
+  maintenance: MaintenanceService;
 }) {
-  const { catalog, checks, incidents, bus, clock, logger, metrics } = deps;
+  const { catalog, checks, incidents, bus, clock, logger, metrics, maintenance } = deps;
   const history = createHistoryService({ store: storage.history, clock, logger });
   await history.load();
   const engine = createStateEngine({
@@ -138,7 +140,10 @@ async function createDataServices(config: Readonly<Config>, storage: Storage, st
   });
   await engine.load();
   started.add(() => engine.stop());
-  const intake = createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs, onCheckpoint: metrics.checkpoint });
+  const intake = createStatIntake({
+    history, catalog, bus, engine, clock, logger, checkpointMs: config.history.checkpointMs, onCheckpoint: metrics.checkpoint,
+    dropsData: (id, now) => maintenance.dropsData(id, now),
+  });
   await intake.start();
   started.add(() => intake.stop());
   return {
@@ -220,11 +225,21 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   levels.guardDeletion(classLevelGuard(catalog.catalog));
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   started.add(() => incidents.stop());
-  const triggers = createTriggersService({ store: storage.triggerRuns, memory: storage.engineMemory, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers });
+  // Maintenance windows suppress incidents, hold state triggers and may drop measurements.
+  const maintenance = createMaintenanceService({ store: storage.maintenance, catalog: catalog.catalog, incidents, clock, logger });
+  await maintenance.load();
+  started.add(() => maintenance.stop());
+  const triggers = createTriggersService({
+    store: storage.triggerRuns, memory: storage.engineMemory, catalog: catalog.catalog, bus, clock, logger, settings: config.triggers,
+    muted: (id, now) => maintenance.muted(id, now),
+  });
   started.add(() => triggers.stop());
   await triggers.load();
+  maintenance.onChange(() => triggers.released());
+  // Entity records show the window an entity is in (maintenance).
+  catalog.facts.useMaintenance((id) => maintenance.entityMaintenance(id));
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
-  const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger, metrics });
+  const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger, metrics, maintenance });
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
@@ -259,7 +274,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

@@ -71,6 +71,12 @@ const ROUTES = [
   'PATCH /node/api/presets/{id}',
   'DELETE /node/api/presets/{id}',
   'POST /node/api/reports/prop-inventory/excel',
+  // Maintenance windows (issue 20).
+  'GET /node/api/maintenance',
+  'POST /node/api/maintenance',
+  'GET /node/api/maintenance/{id}',
+  'PATCH /node/api/maintenance/{id}',
+  'DELETE /node/api/maintenance/{id}',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

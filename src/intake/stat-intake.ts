@@ -29,7 +29,7 @@ interface Waiting {
   reject: (err: unknown) => void;
 }
 
-export function createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs, onCheckpoint }: {
+export function createStatIntake({ history, catalog, bus, engine, clock, logger, checkpointMs, onCheckpoint, dropsData }: {
   history: HistoryService;
   catalog: Catalog;
   bus: EventBus;
@@ -39,10 +39,12 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   checkpointMs: number;
   /** Told how long each checkpoint took (self-metrics). */
   onCheckpoint?: (ms: number, full: boolean) => void;
+  /** True while the entity's measurements are not collected (a maintenance window with collectData false). */
+  dropsData?: (entityId: string, now: number) => boolean;
 }) {
   let waiting: Waiting[] = [];
   /** Payloads since start, for self-metrics (GET /metrics). */
-  const counts = { received: 0, stored: 0, dropped: 0, failed: 0, values: 0 };
+  const counts = { received: 0, stored: 0, dropped: 0, failed: 0, values: 0, inMaintenance: 0 };
   let queued = 0;
   let running: Promise<void> | undefined;
   let lastJournalId = 0;
@@ -53,8 +55,14 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
   async function write(items: StatItem[]): Promise<void> {
     // An entity deleted since its request was checked takes its data with it.
     // Stat rules run first: a dropped payload is not stored at all.
-    const live = applyRules(items.filter((i) => catalog.entity(i.entityId) !== undefined));
-    counts.dropped += items.length - live.length;
+    const now = clock();
+    const known = items.filter((i) => catalog.entity(i.entityId) !== undefined);
+    // In a window that does not collect data: dropped before anything (journal, history, the
+    // engine's states), and counted; the sender was answered as if stored, so it does not retry.
+    const collected = dropsData ? known.filter((i) => !dropsData(i.entityId, now)) : known;
+    counts.inMaintenance += known.length - collected.length;
+    const live = applyRules(collected);
+    counts.dropped += items.length - known.length + collected.length - live.length;
     if (live.length === 0) return;
     try {
       lastJournalId = await history.appendJournal(live);
@@ -130,7 +138,7 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
       });
     },
 
-    /** Payloads received, stored, dropped (stat rules, deleted entity), failed; values stored; queued now. */
+    /** Payloads received, stored, dropped (stat rules, deleted entity), in maintenance (not collected), failed; values stored; queued now. */
     counters: () => ({ ...counts, queued }),
 
     /** Replays what the journal holds beyond the last checkpoint, then checkpoints. */

@@ -9,8 +9,10 @@
 
 /** `duration`: key is the condition node's path, `at` its start. `recheck`: key '', `at` the
  *  moment to evaluate again. `trigger`: key is the trigger's index, `at` when it falls due,
- *  `data` what it fires with (JSON). */
-export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger';
+ *  `data` what it fires with (JSON). `held`: a state trigger's fire held while its entity is in
+ *  a maintenance window; key is the trigger's index, `at` the state change's time, `data` as
+ *  for `trigger`. */
+export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger' | 'held';
 
 export interface EngineMemoryItem {
   key: string;

@@ -22,11 +22,13 @@ const CatalogAdminPage = lazy(() => import('./pages/admin/catalog-admin-page'));
 const AgentsPage = lazy(() => import('./pages/admin/agents-page'));
 const OperationsPage = lazy(() => import('./pages/operations/operations-page'));
 const TriggerRunsPage = lazy(() => import('./pages/operations/trigger-runs-page'));
+const MaintenancePage = lazy(() => import('./pages/maintenance/maintenance-page'));
 
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/objects', label: 'Objects' },
   { href: '/incidents', label: 'Incidents' },
   { href: '/incidents/history', label: 'Incident history' },
+  { href: '/maintenance', label: 'Maintenance' },
   { href: '/event-log', label: 'Event log' },
   { href: '/security-log', label: 'Security log' },
   { href: '/bulk', label: 'Bulk operations' },
@@ -84,6 +86,7 @@ export function App() {
               <Route path="/links/:id">{(p) => <LinkPage id={p.id} />}</Route>
               <Route path="/incidents"><IncidentsPage /></Route>
               <Route path="/incidents/history"><IncidentHistoryPage /></Route>
+              <Route path="/maintenance"><MaintenancePage /></Route>
               <Route path="/event-log"><EventLogPage /></Route>
               <Route path="/security-log"><SecurityLogPage /></Route>
               <Route path="/bulk"><BulkPage /></Route>

@@ -12,9 +12,18 @@ import type { Catalog } from './catalog.js';
 
 const NONE: readonly string[] = Object.freeze([]);
 
+/** A running maintenance window as entity records name it. */
+export interface EntityMaintenanceFact {
+  id: string;
+  name: string;
+  until: number;
+  collectData: boolean;
+}
+
 export class EntityFacts {
   private readonly stateTimes = new Map<string, number>();
   private metricSource: (id: string) => readonly string[] = () => NONE;
+  private maintenanceSource: (id: string) => EntityMaintenanceFact | undefined = () => undefined;
 
   constructor(catalog: Catalog) {
     catalog.onChange((writes) => {
@@ -38,6 +47,16 @@ export class EntityFacts {
   /** Where metric names come from (the history service, built after the catalog). */
   useMetricNames(source: (id: string) => readonly string[]): void {
     this.metricSource = source;
+  }
+
+  /** The maintenance window the entity is in now, if any. */
+  maintenance(id: string): EntityMaintenanceFact | undefined {
+    return this.maintenanceSource(id);
+  }
+
+  /** Where maintenance comes from (the maintenance service, built after the catalog). */
+  useMaintenance(source: (id: string) => EntityMaintenanceFact | undefined): void {
+    this.maintenanceSource = source;
   }
 
   /** A state change stored at `at` (the later of two wins: a load may race a change). */

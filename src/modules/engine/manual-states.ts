@@ -7,6 +7,7 @@
 // runs, none before (a PUT replaces what was held). A manual state stored before windows
 // existed has no document and is held until cleared, as it always was.
 import { manualStateAt, nextBoundary, windowOver, windowReason, type ManualWindow } from '../../core/states/manual-window.js';
+import { earliestBoundary } from '../../core/windows/next-boundary.js';
 import type { CatalogWrite, EntityStateRow } from '../../storage/catalog-types.js';
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { IncidentSignal } from '../incidents/incident-signal.js';
@@ -37,8 +38,7 @@ export function createManualStates({ catalog, ownOf, evaluate, commit }: {
   const shown = (o: Own) => o.manual ?? o.auto;
 
   function rearm(now: number): void {
-    nextAt = Infinity;
-    for (const w of windows.values()) nextAt = Math.min(nextAt, nextBoundary(w, now) ?? Infinity);
+    nextAt = earliestBoundary(windows.values(), now, nextBoundary);
   }
 
   /** Sets the manual state to `stateId`; the shown change it makes, if any. */

@@ -19,7 +19,7 @@ import type { TObject } from 'typebox';
 import { badRequest } from '../../errors.js';
 
 /** Fields that move without the client's doing: accepted in a body whatever their value. */
-const CHANGES_ON_ITS_OWN: ReadonlySet<string> = new Set(['state_id', 'last_state_update', 'metrics_cache', 'updated', 'child_ids', 'path', 'class_name']);
+const CHANGES_ON_ITS_OWN: ReadonlySet<string> = new Set(['state_id', 'last_state_update', 'metrics_cache', 'updated', 'child_ids', 'path', 'class_name', 'maintenance']);
 
 /** The fields a body schema writes. */
 export const writableFields = (schema: TObject): ReadonlySet<string> => new Set(Object.keys(schema.properties));

@@ -69,6 +69,14 @@ const ECHO_NOTE = 'Fields of the record that cannot be changed (id, path, state_
 export const PatchObjectRequest = Type.Object({ ...PatchObjectBody.properties, properties: Type.Optional(ReplaceProperties) }, { description: ECHO_NOTE, additionalProperties: true });
 export type PatchObjectRequestT = Static<typeof PatchObjectRequest>;
 
+/** The maintenance window an entity is in (modules/maintenance/), as its records show it. */
+const EntityMaintenance = Type.Object({
+  id: Type.String({ description: 'the window' }),
+  name: Type.String(),
+  until: Type.Integer({ description: 'ms, the end of the running occurrence' }),
+  collectData: Type.Boolean({ description: 'false: its measurements are dropped meanwhile' }),
+}, { description: 'present while the entity is in a running maintenance window (the one ending last)' });
+
 export const ObjectSchema = Type.Object({
   id: Type.String(),
   entityType: Type.Optional(Type.Literal(1)),
@@ -88,6 +96,7 @@ export const ObjectSchema = Type.Object({
   child_ids: Type.Optional(Type.Array(Type.String(), { description: 'full records: ids of the child objects the caller can see' })),
   last_state_update: Type.Optional(Type.Integer({ minimum: 0, description: 'full records: ms of the latest change of state_id (created, if it never changed)' })),
   metrics_cache: Type.Optional(Type.Array(Type.String(), { description: 'full records: names of the metrics the entity has history for, sorted' })),
+  maintenance: Type.Optional(EntityMaintenance),
 });
 
 export const CreateLinkBody = Type.Object({
@@ -129,6 +138,7 @@ export const LinkSchema = Type.Object({
   class_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   last_state_update: Type.Optional(Type.Integer({ minimum: 0 })),
   metrics_cache: Type.Optional(Type.Array(Type.String())),
+  maintenance: Type.Optional(EntityMaintenance),
 });
 
 /** An element of an entity listing: an object record (entityType 1) or a link record (2). */

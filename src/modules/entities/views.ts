@@ -68,6 +68,8 @@ const classNameOf = (e: MemEntity, { catalog }: ViewContext) => (e.class_id === 
 /** An entity whose state never changed has been in it since it was created. */
 const lastStateUpdate = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).lastStateUpdate(e.id) ?? e.created;
 const metricsCache = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).metricNames(e.id);
+/** The running maintenance window; absent (undefined) when none. */
+const maintenanceOf = (e: MemEntity, { catalog }: ViewContext) => entityFacts(catalog).maintenance(e.id);
 
 /**
  * Object fields in the order records show them. Properties and the FULL_ONLY fields are in
@@ -93,6 +95,7 @@ const OBJECT_VIEW: FieldTable<MemObject> = [
   ['child_ids', (o, { catalog, actor }) => (actor.visibility.all ? [...catalog.childrenOf(o.id)] : [...catalog.childrenOf(o.id)].filter((c) => actor.visibility.canRead(c)))],
   ['last_state_update', lastStateUpdate],
   ['metrics_cache', metricsCache],
+  ['maintenance', maintenanceOf],
 ];
 
 /** Link fields: the base document's link record, then class, properties and created. */
@@ -115,6 +118,7 @@ const LINK_VIEW: FieldTable<MemLink> = [
   ['class_name', classNameOf],
   ['last_state_update', lastStateUpdate],
   ['metrics_cache', metricsCache],
+  ['maintenance', maintenanceOf],
 ];
 
 /** Fields only full records show unless `fields` names them. */
@@ -123,7 +127,10 @@ const FULL_ONLY = new Set(['properties', 'class_name', 'child_ids', 'last_state_
 function view<T extends MemEntity>(table: FieldTable<T>, entity: T, ctx: ViewContext, fields: FieldSelection): Record_ {
   const out: Record_ = { id: entity.id };
   for (const [field, read] of table) {
-    if (fields ? fields.has(field) : !FULL_ONLY.has(field)) out[field] = read(entity, ctx);
+    if (!(fields ? fields.has(field) : !FULL_ONLY.has(field))) continue;
+    // A field with no value now (maintenance) is left out rather than shown empty.
+    const value = read(entity, ctx);
+    if (value !== undefined) out[field] = value;
   }
   return out;
 }

@@ -39,6 +39,8 @@ export interface IntakeCounts {
   dropped: number;
   /** Payloads whose journal write failed (their pushes got an error). */
   failed: number;
+  /** Payloads dropped because a maintenance window of their entity does not collect data. */
+  inMaintenance?: number;
   /** Metric values in the stored payloads. */
   values: number;
   /** Pushes refused before the intake (access, shape, timestamp). */
@@ -71,9 +73,9 @@ export function registerSourceMetrics(registry: Registry, sources: MetricSources
     });
 
   const intake = () => sources.intake?.();
-  counter('vigil_intake_payloads_total', 'Measurement payloads (POST stat, MQTT, checks) by outcome: received, stored, dropped by stat rules, failed to journal', ['outcome'], () => {
+  counter('vigil_intake_payloads_total', 'Measurement payloads (POST stat, MQTT, checks) by outcome: received, stored, dropped by stat rules, failed to journal, maintenance (not collected during a window)', ['outcome'], () => {
     const c = intake();
-    return c ? INTAKE_COUNTERS.map((k) => [{ outcome: k }, c[k]]) : [];
+    return c ? [...INTAKE_COUNTERS.map((k): Series[number] => [{ outcome: k }, c[k]]), [{ outcome: 'maintenance' }, c.inMaintenance ?? 0]] : [];
   });
   counter('vigil_intake_values_total', 'Metric values in the stored measurement payloads', [], () => {
     const c = intake();

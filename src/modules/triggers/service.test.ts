@@ -14,7 +14,7 @@ import { createTriggersService } from './service.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hook = (duration: number): StateTrigger => ({ type: 'webhook', states: [5], duration, payload: { url: 'http://hook.invalid/x', method: 'POST' } });
 
-function setup(trigger: StateTrigger) {
+function setup(trigger: StateTrigger, muted?: (entityId: string, now: number) => boolean) {
   const entity = { id: '7', entityType: 1, name: 'seven', state_id: 3 };
   const catalog = {
     state: (id: number) => ({ id, name: `s${id}` }),
@@ -30,7 +30,7 @@ function setup(trigger: StateTrigger) {
   const storedAtSend: Array<Array<[string, number]>> = [];
   const make = () =>
     createTriggersService({
-      store, memory, catalog, bus, clock: Date.now, logger: pino({ level: 'silent' }), settings: testSettings(),
+      store, memory, catalog, bus, clock: Date.now, logger: pino({ level: 'silent' }), settings: testSettings(), muted,
       sender: async () => {
         storedAtSend.push(memory.items('trigger', entity.id));
         return { attempts: 1, ok: true, error: null, httpStatus: 200 };
@@ -96,5 +96,85 @@ describe('triggers service: durable waits', () => {
     await service.stop();
     assert.equal(t.storedAtSend.length + t.runs.length > 0, true, 'sent or recorded as not sent');
     assert.deepEqual(t.memory.items('trigger', '7'), []);
+  });
+});
+
+describe('triggers service: muted entities (maintenance)', () => {
+  it('a fire while muted is held; released, it fires once if the entity is still in the states', async () => {
+    let muted = true;
+    const t = setup(hook(0), () => muted);
+    const service = t.make();
+    service.start();
+    t.change(5);
+    await service.idle();
+    assert.equal(t.storedAtSend.length, 0, 'held while muted');
+    assert.equal(service.heldCount(), 1);
+    service.released();
+    assert.equal(service.heldCount(), 1, 'still muted: still held');
+    muted = false;
+    service.released();
+    service.released();
+    await service.idle();
+    assert.equal(t.storedAtSend.length, 1, 'fired once');
+    assert.equal(service.heldCount(), 0);
+    await service.stop();
+  });
+
+  it('a held fire whose entity left the states meanwhile does not fire', async () => {
+    let muted = true;
+    const t = setup(hook(0), () => muted);
+    const service = t.make();
+    service.start();
+    t.change(5);
+    t.change(3);
+    muted = false;
+    service.released();
+    await service.idle();
+    assert.equal(t.storedAtSend.length, 0);
+    await service.stop();
+  });
+
+  it('a held fire outlives a restart: the next start fires it once the entity is out of the window', async () => {
+    let muted = true;
+    const t = setup(hook(0), () => muted);
+    const first = t.make();
+    first.start();
+    t.change(5);
+    await sleep(5);
+    await first.stop();
+    assert.equal(t.memory.items('trigger', '7').length, 0);
+    assert.equal(t.storedAtSend.length, 0);
+    muted = false;
+    const second = t.make();
+    await second.load();
+    assert.equal(second.heldCount(), 1, 'read back');
+    second.start();
+    await second.idle();
+    assert.equal(t.storedAtSend.length, 1, 'fired at start, once');
+    assert.equal(second.heldCount(), 0);
+    await second.stop();
+    const third = t.make();
+    await third.load();
+    assert.equal(third.heldCount(), 0, 'its memory went with the fire');
+    third.start();
+    await third.idle();
+    assert.equal(t.storedAtSend.length, 1);
+    await third.stop();
+  });
+
+  it('a duration that falls due while muted is held too', async () => {
+    let muted = true;
+    const t = setup(hook(20), () => muted);
+    const service = t.make();
+    service.start();
+    t.change(5);
+    await sleep(50);
+    await service.idle();
+    assert.equal(t.storedAtSend.length, 0);
+    muted = false;
+    service.released();
+    await service.idle();
+    assert.equal(t.storedAtSend.length, 1);
+    await service.stop();
   });
 });

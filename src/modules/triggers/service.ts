@@ -51,6 +51,11 @@ export interface TriggersDeps {
   logger: Logger;
   settings: Config['triggers'];
   limits?: Partial<TriggerLimits>;
+  /**
+   * True while the entity's triggers hold their fire (a maintenance window); a fire held is
+   * sent once `released` finds the entity out of it and still in the trigger's states.
+   */
+  muted?: (entityId: string, now: number) => boolean;
   /** Sends a fire (tests stand in for the network); by default a webhook call or an e-mail. */
   sender?: (facts: FireFacts, trigger: StateTrigger) => Promise<SendOutcome>;
 }
@@ -92,6 +97,11 @@ export function createTriggersService(deps: TriggersDeps) {
   /** Waits that fell due and are storing their end before they fire (stop and idle wait for them). */
   const falling = new Set<Promise<void>>();
   const sender = deps.sender ?? send;
+  /**
+   * Fires held while their entity was muted: entity id → trigger index → the fire (the latest).
+   * Stored (engine memory, kind `held`) so that a window ending across a restart still fires them.
+   */
+  const held = new Map<string, Map<number, StoredWait>>();
   let mailer: Mailer | undefined;
   let mailerMade = false;
   /** Timers run (start was called and stop was not). */
@@ -123,6 +133,26 @@ export function createTriggersService(deps: TriggersDeps) {
     const items = timers ? [...timers].map(([i, w]) => ({ key: String(i), at: w.at, data: JSON.stringify({ trigger: w.trigger, event: w.event } satisfies StoredWait) })) : [];
     memory.put({ kind: 'trigger', entityId, items });
     void memory.flushSoon().catch(() => undefined);
+  }
+
+  /** Stores the entity's held fires as they are now. */
+  function rememberHeld(entityId: string): void {
+    const mine = held.get(entityId);
+    const items = mine ? [...mine].map(([i, h]) => ({ key: String(i), at: h.event.timestamp, data: JSON.stringify(h satisfies StoredWait) })) : [];
+    memory.put({ kind: 'held', entityId, items });
+    void memory.flushSoon().catch(() => undefined);
+  }
+
+  /** Fires what was held for entities no longer muted (each once, if still due). */
+  function release(): void {
+    if (stopped) return;
+    const now = clock();
+    for (const [entityId, mine] of held) {
+      if (deps.muted?.(entityId, now)) continue;
+      held.delete(entityId);
+      rememberHeld(entityId);
+      for (const [index, h] of mine) fireIfStillDue(h.event, h.trigger, index);
+    }
   }
 
   /** Waits until `at`, then fires if the entity is still in the trigger's states. */
@@ -191,6 +221,13 @@ export function createTriggersService(deps: TriggersDeps) {
   }
 
   function fire(e: StateEvent, trigger: StateTrigger, index: number): void {
+    if (deps.muted?.(e.entityId, clock())) {
+      let mine = held.get(e.entityId);
+      if (!mine) held.set(e.entityId, (mine = new Map()));
+      mine.set(index, { trigger, event: e });
+      rememberHeld(e.entityId);
+      return;
+    }
     const facts: FireFacts = {
       entity: { id: e.entityId, type: e.entityType, name: e.entityName },
       state: { id: e.stateId, name: stateName(e.stateId) },
@@ -260,7 +297,10 @@ export function createTriggersService(deps: TriggersDeps) {
     }
   });
   catalog.onDeleted((ids) => {
-    for (const id of ids) cancelWaiting(id, undefined, true);
+    for (const id of ids) {
+      cancelWaiting(id, undefined, true);
+      held.delete(id);
+    }
     void memory.forget(ids).catch(() => undefined);
   });
 
@@ -284,6 +324,18 @@ export function createTriggersService(deps: TriggersDeps) {
           arm(event, trigger, index, item.at);
         }
       }
+      for (const entry of await deps.memory.load('held')) {
+        if (!catalog.entity(entry.entityId)) {
+          gone.push(entry.entityId);
+          continue;
+        }
+        const mine = new Map<number, StoredWait>();
+        for (const item of entry.items) {
+          const index = Number(item.key);
+          if (item.data && Number.isInteger(index)) mine.set(index, JSON.parse(item.data) as StoredWait);
+        }
+        if (mine.size > 0) held.set(entry.entityId, mine);
+      }
       await memory.forget(gone);
     },
 
@@ -295,6 +347,8 @@ export function createTriggersService(deps: TriggersDeps) {
       if (started || stopped) return;
       started = true;
       for (const timers of waiting.values()) for (const [i, w] of timers) time(w, i);
+      // A window that ended while the server was down: what it held fires now.
+      release();
     },
 
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
@@ -310,6 +364,20 @@ export function createTriggersService(deps: TriggersDeps) {
     /** Deletes runs past the retention (30 days); the lead's hourly maintenance calls it. */
     purge(): Promise<number> {
       return store.deleteStartedBefore(clock() - RUN_RETENTION_MS);
+    },
+
+    /**
+     * Fires held while their entity was muted, for entities no longer muted: each fires once
+     * if the entity is still in the trigger's states and the trigger unchanged. Called when
+     * maintenance windows change or end.
+     */
+    released: release,
+
+    /** Fires held by `muted`, for tests and diagnostics. */
+    heldCount(): number {
+      let n = 0;
+      for (const m of held.values()) n += m.size;
+      return n;
     },
 
     /** Triggers waiting out a duration, per entity (for tests and diagnostics). */

@@ -14,6 +14,7 @@ import { createPgTriggerRunsStore } from './trigger-runs-store.js';
 import { createPgEventLogStore } from './event-log-store.js';
 import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
+import { createPgMaintenanceStore } from './maintenance-store.js';
 import { createPgAgentsStore } from './agents-store.js';
 import { createPgDocsStore } from './docs-store.js';
 import { createPgEngineMemoryStore } from './engine-memory-store.js';
@@ -51,6 +52,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     agents: createPgAgentsStore(db),
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),
+    maintenance: createPgMaintenanceStore(db),
     health,
     close: async () => {
       await health.close();

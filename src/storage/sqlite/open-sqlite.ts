@@ -14,6 +14,7 @@ import { createSqliteSessionsStore } from './sessions-store.js';
 import { createSqliteUsersStore } from './users-store.js';
 import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
+import { createSqliteMaintenanceStore } from './maintenance-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
 import { createSqliteDocsStore } from './docs-store.js';
 import { createSqliteEngineMemoryStore } from './engine-memory-store.js';
@@ -59,6 +60,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     agents: createSqliteAgentsStore(db, gate),
     docs: createSqliteDocsStore(db, gate),
     engineMemory: createSqliteEngineMemoryStore(db, gate),
+    maintenance: createSqliteMaintenanceStore(db, gate),
     health: sqliteHealth(db),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {

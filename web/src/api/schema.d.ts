@@ -862,6 +862,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         }[];
                     };
                 };
@@ -950,6 +960,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -997,6 +1017,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1096,6 +1126,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         }[];
                     };
                 };
@@ -1176,6 +1216,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1300,6 +1350,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1379,6 +1439,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         }[];
                     };
                 };
@@ -1459,6 +1529,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         }[];
                     };
                 };
@@ -1594,6 +1674,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         }[];
                     };
                 };
@@ -1677,6 +1767,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1749,6 +1849,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1868,6 +1978,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -1945,6 +2065,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -1978,6 +2108,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         })[];
                     };
                 };
@@ -2057,6 +2197,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -2090,6 +2240,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         };
                     };
                 };
@@ -2175,6 +2335,16 @@ export interface paths {
                             last_state_update?: number;
                             /** @description full records: names of the metrics the entity has history for, sorted */
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         } | {
                             id: string;
                             /** @enum {number} */
@@ -2208,6 +2378,16 @@ export interface paths {
                             class_name?: string | null;
                             last_state_update?: number;
                             metrics_cache?: string[];
+                            /** @description present while the entity is in a running maintenance window (the one ending last) */
+                            maintenance?: {
+                                /** @description the window */
+                                id: string;
+                                name: string;
+                                /** @description ms, the end of the running occurrence */
+                                until: number;
+                                /** @description false: its measurements are dropped meanwhile */
+                                collectData: boolean;
+                            };
                         })[];
                     };
                 };
@@ -9184,6 +9364,408 @@ export interface paths {
                             entityId?: string;
                             /** @description absent when it has none */
                             tags?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/node/api/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Maintenance windows, by id
+         * @description Paged (limit, skip). active=true: only those running now. entityId: only those covering the entity. Objects of a window that the caller cannot see are left out of scope.objects.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                    /** @description true: only windows running now; false: only those not running */
+                    active?: boolean;
+                    /** @description only windows whose scope covers this entity (running or not) */
+                    entityId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            description: string;
+                            schedule: {
+                                type: "once" | "daily" | "weekly" | "monthly";
+                                /** @description once: ms, the start */
+                                from?: number;
+                                /** @description once: ms, the end (after from) */
+                                to?: number;
+                                /** @description recurring: HH:MM on the wall clock of timeZone */
+                                start?: string;
+                                /** @description recurring: real minutes from start */
+                                durationMinutes?: number;
+                                /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                                days?: number[];
+                                /** @description monthly: day of the month; a month without it runs on its last day */
+                                day?: number;
+                                /** @description recurring: only occurrences starting at or after this (ms) */
+                                activeFrom?: number;
+                                /** @description recurring: only occurrences starting before this (ms) */
+                                activeUntil?: number;
+                            };
+                            timeZone: string;
+                            scope: {
+                                objects: string[];
+                                subtree: boolean;
+                                tags: string[];
+                            };
+                            collectData: boolean;
+                            enabled: boolean;
+                            /** @description running now */
+                            active: boolean;
+                            /** @description ms, the end of the occurrence running now */
+                            currentEnd?: number;
+                            /** @description ms, the start of the next occurrence */
+                            nextStart?: number;
+                            created: number;
+                            updated: number;
+                            /** @description user id of who created it */
+                            author: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a maintenance window
+         * @description Right manage-configuration. schedule: {type: once, from, to} | {type: daily, start: "HH:MM", durationMinutes} | {type: weekly, days: [1..7, ISO, 1 Monday], start, durationMinutes} | {type: monthly, day: 1..31 (a month without it: its last day), start, durationMinutes}; recurring ones take activeFrom/activeUntil (ms) bounding the starts. start is on the wall clock of timeZone (DST followed); the duration is real time. scope: {objects, subtree, tags} (at least one object or tag; objects the caller sees). collectData and enabled default to true. While a window runs, incidents of the entities it covers are raised suppressed (suppression.kind maintenance, with windowId and windowName) and notify once when it ends if still active; their state triggers fire once after it if the entity is still in a triggering state; with collectData false their measurements (POST stat, MQTT, checks) are dropped (still answered 204) and counted. A window covers the objects named, their descendants with subtree, entities carrying a named tag, and links whose two ends it covers.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string;
+                        schedule: {
+                            type: "once" | "daily" | "weekly" | "monthly";
+                            /** @description once: ms, the start */
+                            from?: number;
+                            /** @description once: ms, the end (after from) */
+                            to?: number;
+                            /** @description recurring: HH:MM on the wall clock of timeZone */
+                            start?: string;
+                            /** @description recurring: real minutes from start */
+                            durationMinutes?: number;
+                            /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                            days?: number[];
+                            /** @description monthly: day of the month; a month without it runs on its last day */
+                            day?: number;
+                            /** @description recurring: only occurrences starting at or after this (ms) */
+                            activeFrom?: number;
+                            /** @description recurring: only occurrences starting before this (ms) */
+                            activeUntil?: number;
+                        };
+                        /** @description IANA time zone name (Europe/Berlin, UTC) */
+                        timeZone: string;
+                        scope: {
+                            /** @description object ids */
+                            objects?: (string | number)[];
+                            /** @description the objects' descendants too (default false) */
+                            subtree?: boolean;
+                            /** @description tag ids: entities carrying one are in the window */
+                            tags?: (string | number)[];
+                        };
+                        /** @description store measurements of its entities while it runs (default true) */
+                        collectData?: boolean;
+                        /** @description default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            description: string;
+                            schedule: {
+                                type: "once" | "daily" | "weekly" | "monthly";
+                                /** @description once: ms, the start */
+                                from?: number;
+                                /** @description once: ms, the end (after from) */
+                                to?: number;
+                                /** @description recurring: HH:MM on the wall clock of timeZone */
+                                start?: string;
+                                /** @description recurring: real minutes from start */
+                                durationMinutes?: number;
+                                /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                                days?: number[];
+                                /** @description monthly: day of the month; a month without it runs on its last day */
+                                day?: number;
+                                /** @description recurring: only occurrences starting at or after this (ms) */
+                                activeFrom?: number;
+                                /** @description recurring: only occurrences starting before this (ms) */
+                                activeUntil?: number;
+                            };
+                            timeZone: string;
+                            scope: {
+                                objects: string[];
+                                subtree: boolean;
+                                tags: string[];
+                            };
+                            collectData: boolean;
+                            enabled: boolean;
+                            /** @description running now */
+                            active: boolean;
+                            /** @description ms, the end of the occurrence running now */
+                            currentEnd?: number;
+                            /** @description ms, the start of the next occurrence */
+                            nextStart?: number;
+                            created: number;
+                            updated: number;
+                            /** @description user id of who created it */
+                            author: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/maintenance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance window
+         * @description Objects of a window that the caller cannot see are left out of scope.objects.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            description: string;
+                            schedule: {
+                                type: "once" | "daily" | "weekly" | "monthly";
+                                /** @description once: ms, the start */
+                                from?: number;
+                                /** @description once: ms, the end (after from) */
+                                to?: number;
+                                /** @description recurring: HH:MM on the wall clock of timeZone */
+                                start?: string;
+                                /** @description recurring: real minutes from start */
+                                durationMinutes?: number;
+                                /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                                days?: number[];
+                                /** @description monthly: day of the month; a month without it runs on its last day */
+                                day?: number;
+                                /** @description recurring: only occurrences starting at or after this (ms) */
+                                activeFrom?: number;
+                                /** @description recurring: only occurrences starting before this (ms) */
+                                activeUntil?: number;
+                            };
+                            timeZone: string;
+                            scope: {
+                                objects: string[];
+                                subtree: boolean;
+                                tags: string[];
+                            };
+                            collectData: boolean;
+                            enabled: boolean;
+                            /** @description running now */
+                            active: boolean;
+                            /** @description ms, the end of the occurrence running now */
+                            currentEnd?: number;
+                            /** @description ms, the start of the next occurrence */
+                            nextStart?: number;
+                            created: number;
+                            updated: number;
+                            /** @description user id of who created it */
+                            author: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a maintenance window
+         * @description Right manage-configuration; a window covering objects the caller cannot see answers 403. Incidents it suppressed are decided again (and notify once if still active).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a maintenance window
+         * @description Right manage-configuration. The fields given replace those of the window; a scope given replaces the scope, keeping the objects the caller cannot see. schedule: {type: once, from, to} | {type: daily, start: "HH:MM", durationMinutes} | {type: weekly, days: [1..7, ISO, 1 Monday], start, durationMinutes} | {type: monthly, day: 1..31 (a month without it: its last day), start, durationMinutes}; recurring ones take activeFrom/activeUntil (ms) bounding the starts. start is on the wall clock of timeZone (DST followed); the duration is real time.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string;
+                        schedule?: {
+                            type: "once" | "daily" | "weekly" | "monthly";
+                            /** @description once: ms, the start */
+                            from?: number;
+                            /** @description once: ms, the end (after from) */
+                            to?: number;
+                            /** @description recurring: HH:MM on the wall clock of timeZone */
+                            start?: string;
+                            /** @description recurring: real minutes from start */
+                            durationMinutes?: number;
+                            /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                            days?: number[];
+                            /** @description monthly: day of the month; a month without it runs on its last day */
+                            day?: number;
+                            /** @description recurring: only occurrences starting at or after this (ms) */
+                            activeFrom?: number;
+                            /** @description recurring: only occurrences starting before this (ms) */
+                            activeUntil?: number;
+                        };
+                        /** @description IANA time zone name (Europe/Berlin, UTC) */
+                        timeZone?: string;
+                        scope?: {
+                            /** @description object ids */
+                            objects?: (string | number)[];
+                            /** @description the objects' descendants too (default false) */
+                            subtree?: boolean;
+                            /** @description tag ids: entities carrying one are in the window */
+                            tags?: (string | number)[];
+                        };
+                        /** @description store measurements of its entities while it runs (default true) */
+                        collectData?: boolean;
+                        /** @description default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            description: string;
+                            schedule: {
+                                type: "once" | "daily" | "weekly" | "monthly";
+                                /** @description once: ms, the start */
+                                from?: number;
+                                /** @description once: ms, the end (after from) */
+                                to?: number;
+                                /** @description recurring: HH:MM on the wall clock of timeZone */
+                                start?: string;
+                                /** @description recurring: real minutes from start */
+                                durationMinutes?: number;
+                                /** @description weekly: ISO weekdays, 1 Monday .. 7 Sunday */
+                                days?: number[];
+                                /** @description monthly: day of the month; a month without it runs on its last day */
+                                day?: number;
+                                /** @description recurring: only occurrences starting at or after this (ms) */
+                                activeFrom?: number;
+                                /** @description recurring: only occurrences starting before this (ms) */
+                                activeUntil?: number;
+                            };
+                            timeZone: string;
+                            scope: {
+                                objects: string[];
+                                subtree: boolean;
+                                tags: string[];
+                            };
+                            collectData: boolean;
+                            enabled: boolean;
+                            /** @description running now */
+                            active: boolean;
+                            /** @description ms, the end of the occurrence running now */
+                            currentEnd?: number;
+                            /** @description ms, the start of the next occurrence */
+                            nextStart?: number;
+                            created: number;
+                            updated: number;
+                            /** @description user id of who created it */
+                            author: string;
                         };
                     };
                 };

@@ -28,6 +28,14 @@ function LevelBadge({ id, levels }: { id: number; levels: Levels }) {
   );
 }
 
+/** Why a suppressed incident notifies nobody yet: its maintenance window, its cause upstream, or a hand. */
+function Suppressed({ i }: { i: Incident }) {
+  const s = i.suppression;
+  if (!s) return null;
+  const why = s.kind === 'maintenance' ? `maintenance: ${s.windowName ?? `window ${s.windowId}`}` : s.kind === 'dependency' ? 'its cause upstream' : 'by hand';
+  return <span className="muted inc-suppressed-note">{` suppressed (${why}${s.until ? ` until ${formatTime(s.until)}` : ''})`}</span>;
+}
+
 function Entity({ i }: { i: Incident }) {
   const cause = i.reason.rootCause;
   const name = cause.entityId === i.entityId ? cause.entityName : `${i.entityType === 2 ? 'link' : 'object'} ${i.entityId}`;
@@ -46,7 +54,10 @@ export const COLUMNS: readonly Column[] = [
           <LevelBadge id={i.state} levels={levels} /> <span className="muted">was {levelName(levels, i.lastState)}</span>
         </>
       ) : (
-        <LevelBadge id={i.state} levels={levels} />
+        <>
+          <LevelBadge id={i.state} levels={levels} />
+          <Suppressed i={i} />
+        </>
       ),
   },
   { id: 'entityId', label: 'Entity', visible: true, render: (i) => <Entity i={i} /> },

@@ -42,7 +42,7 @@ export function IncidentTable({ scope, rows, layout, ctx, onSort, actions, empty
       columns={columns}
       rows={rows}
       rowKey={(i) => String(i.id)}
-      rowAttributes={(i) => ({ className: 'inc-row', 'data-incident': i.id, 'data-level': levelOf(i), style: { '--inc-level': levelColor(ctx.levels, levelOf(i)) } as CSSProperties })}
+      rowAttributes={(i) => ({ className: i.suppression ? 'inc-row inc-suppressed' : 'inc-row', 'data-incident': i.id, 'data-level': levelOf(i), style: { '--inc-level': levelColor(ctx.levels, levelOf(i)) } as CSSProperties })}
       empty={empty}
     />
   );

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { api } from '../../../api/client';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { MaintenanceBadge } from '../../../components/maintenance-badge';
 import { StateBadge } from '../../../components/states';
 import { ClassName } from './class-name';
 import { EditLinkDialog } from './edit-link-dialog';
@@ -19,6 +20,7 @@ export function LinkHeader({ link, onSaved }: { link: LinkRecord; onSaved: () =>
       <div className="obj-title">
         <h1>{title}</h1>
         {link.state_id !== undefined ? <StateBadge stateId={link.state_id} /> : null}
+        <MaintenanceBadge maintenance={link.maintenance} />
         <span className="spacer" />
         <button type="button" onClick={() => setDialog('edit')}>
           Edit link

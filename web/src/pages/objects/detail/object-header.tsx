@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { api, data } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { ErrorBanner } from '../../../components/error-banner';
+import { MaintenanceBadge } from '../../../components/maintenance-badge';
 import { StateBadge } from '../../../components/states';
 import type { Picked } from '../pickers/object-picker';
 import { ClassName } from './class-name';
@@ -35,6 +36,7 @@ export function ObjectHeader({ object, tags, onSaved }: { object: ObjectRecord; 
       <div className="obj-title">
         <h1>{object.name}</h1>
         {object.state_id !== undefined ? <StateBadge stateId={object.state_id} /> : null}
+        <MaintenanceBadge maintenance={object.maintenance} />
         <span className="spacer" />
         <button type="button" onClick={() => setEditing(true)}>
           Edit name and tags

@@ -11,9 +11,11 @@ interface Props {
   at: Placed;
   onOpen: (e: MouseEvent) => void;
   onShowChildren: () => void;
+  /** Set while a maintenance window covers the object: what it says (window, end). */
+  maintenance?: string;
 }
 
-export function MapNode({ id, name, stateName, color, at, onOpen, onShowChildren }: Props) {
+export function MapNode({ id, name, stateName, color, at, onOpen, onShowChildren, maintenance }: Props) {
   const key = (e: KeyboardEvent) => {
     if (e.key !== 'Enter' && e.key !== ' ') return;
     e.preventDefault();
@@ -23,9 +25,14 @@ export function MapNode({ id, name, stateName, color, at, onOpen, onShowChildren
   const by = at.y - NODE_RADIUS;
   return (
     <g>
-      <a href={`/objects/${id}`} onClick={onOpen} aria-label={`${name}: ${stateName}`} className="obj-map-node">
-        <title>{`${name} — ${stateName}`}</title>
-        <circle cx={at.x} cy={at.y} r={NODE_RADIUS} fill={color} data-object-id={id} />
+      <a href={`/objects/${id}`} onClick={onOpen} aria-label={`${name}: ${stateName}${maintenance ? `, ${maintenance}` : ''}`} className="obj-map-node">
+        <title>{`${name} — ${stateName}${maintenance ? ` — ${maintenance}` : ''}`}</title>
+        <circle cx={at.x} cy={at.y} r={NODE_RADIUS} fill={color} data-object-id={id} className={maintenance ? 'obj-map-maint' : undefined} />
+        {maintenance ? (
+          <text x={at.x} y={at.y + NODE_RADIUS + 29} textAnchor="middle" className="obj-map-maint-label">
+            in maintenance
+          </text>
+        ) : null}
         <text x={at.x} y={at.y + NODE_RADIUS + 15} textAnchor="middle">
           {name.length > 18 ? `${name.slice(0, 17)}…` : name}
         </text>

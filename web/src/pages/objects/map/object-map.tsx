@@ -15,6 +15,7 @@ import type { LiveStates } from '../tree/use-live-states';
 import type { Selection } from '../tree/types';
 import { layout } from './layout';
 import { MapNode } from './map-node';
+import { maintenanceText } from '../../../components/maintenance-badge';
 import { MapTrail } from './map-trail';
 import './map.css';
 
@@ -53,7 +54,7 @@ export function ObjectMap({ parent, live, revision, onSelect }: Props) {
   const { data: found, error, loading } = useApi(async () => {
     const path = { id: parent.id };
     const [nodes, links] = await Promise.all([
-      api.GET('/node/api/objects/{id}/children', { params: { path, query: { ...pageQuery(page, PAGE), fields: 'name,state_id' } } }).then(data),
+      api.GET('/node/api/objects/{id}/children', { params: { path, query: { ...pageQuery(page, PAGE), fields: 'name,state_id,maintenance' } } }).then(data),
       api.GET('/node/api/objects/{id}/children/links', { params: { path, query: { limit: LINK_LIMIT, fields: 'name,source,target,source_name,target_name,state_id' } } }).then(data),
     ]);
     return { nodes, links };
@@ -107,7 +108,7 @@ export function ObjectMap({ parent, live, revision, onSelect }: Props) {
               const s = stateOf(o.id, o.state_id);
               const name = o.name ?? o.id;
               return (
-                <MapNode key={o.id} id={o.id} name={name} stateName={s.name} color={s.color} at={p} onOpen={(e) => open(e, `/objects/${o.id}`)} onShowChildren={() => go([...trail, { id: o.id, name }])} />
+                <MapNode key={o.id} id={o.id} name={name} stateName={s.name} color={s.color} at={p} maintenance={o.maintenance ? maintenanceText(o.maintenance) : undefined} onOpen={(e) => open(e, `/objects/${o.id}`)} onShowChildren={() => go([...trail, { id: o.id, name }])} />
               );
             })}
           </svg>

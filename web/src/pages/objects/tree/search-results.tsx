@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../../components/error-banner';
 import { Pager } from '../../../components/pager';
 import { usePagedApi } from '../../../components/paging';
 import { containsText } from '../../../components/search-text';
+import { MaintenanceBadge } from '../../../components/maintenance-badge';
 import { StateBadge } from '../../../components/states';
 import type { LiveStates } from './use-live-states';
 import type { Selection } from './types';
@@ -24,7 +25,7 @@ interface Props {
 export function SearchResults({ query, live, selected, onSelect, revision }: Props) {
   // A new search starts at its first page; a create or delete (revision) reloads the page shown.
   const found = usePagedApi(async (page) => {
-    const body = { search: { name: containsText(query) }, options: { ...page, fields: ['name', 'state_id', 'path'], sort: { name: 1 as const } } };
+    const body = { search: { name: containsText(query) }, options: { ...page, fields: ['name', 'state_id', 'path', 'maintenance'], sort: { name: 1 as const } } };
     return data(await api.POST('/node/api/objects/search', { body }));
   }, { deps: [revision], resetOn: [query], size: PAGE });
   const { rows: items, error, loading } = found;
@@ -41,6 +42,7 @@ export function SearchResults({ query, live, selected, onSelect, revision }: Pro
                 {o.name}
               </Link>
               <StateBadge stateId={live.get(o.id) ?? o.state_id ?? 0} />
+              <MaintenanceBadge maintenance={o.maintenance} />
               <span className="muted obj-path">{o.path || '/'}</span>
               <button type="button" aria-pressed={selected?.id === o.id} aria-label={`Select ${o.name ?? o.id}`} onClick={() => onSelect({ id: o.id, name: o.name ?? o.id })}>
                 Select

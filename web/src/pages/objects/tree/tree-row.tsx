@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { errorText } from '../../../components/error-banner';
+import { MaintenanceBadge } from '../../../components/maintenance-badge';
 import { StateBadge } from '../../../components/states';
 import type { TreeRow as Row, TreeStore } from './use-tree-store';
 
@@ -70,6 +71,7 @@ export function TreeRow({ row, index, top, store, stateOf, active, selected, onP
         {name}
       </Link>
       <StateBadge stateId={stateOf(row.id, o?.state_id)} />
+      <MaintenanceBadge maintenance={o?.maintenance} />
     </div>
   );
 }

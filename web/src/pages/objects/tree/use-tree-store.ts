@@ -8,7 +8,7 @@ import { api, data } from '../../../api/client';
 import { ROOT_ID, type ObjectRecord } from './types';
 
 export const CHILD_PAGE = 500;
-const FIELDS = 'name,state_id,parent_id';
+const FIELDS = 'name,state_id,parent_id,maintenance';
 
 export interface Kids {
   ids: string[];
