@@ -9,8 +9,9 @@
 
 /** `duration`: key is the condition node's path, `at` its start. `recheck`: key '', `at` the
  *  moment to evaluate again. `trigger`: key is the trigger's index, `at` when it falls due,
- *  `data` what it fires with (JSON). */
-export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger';
+ *  `data` what it fires with (JSON). `notification`: key is `<incident id>/<policy id>`, `at` the next
+ *  repeat or escalation, `data` the follow-up (modules/notifications/follow-ups.ts). */
+export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger' | 'notification';
 
 export interface EngineMemoryItem {
   key: string;

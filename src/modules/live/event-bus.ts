@@ -25,7 +25,8 @@ export interface StateEvent extends EntityRef {
 
 export interface IncidentEvent extends EntityRef {
   type: 'incident';
-  action: 'raised' | 'repeated' | 'acknowledged' | 'unacknowledged' | 'cleared' | 'undo-clear' | 'removed' | 'commented' | 'changed';
+  /** `suppressed`/`unsuppressed`: the incident's `suppression` field came or went (maintenance, dependency, manual). */
+  action: 'raised' | 'repeated' | 'acknowledged' | 'unacknowledged' | 'cleared' | 'undo-clear' | 'removed' | 'commented' | 'changed' | 'suppressed' | 'unsuppressed';
   /** The incident record as `GET /incidents/:id` shows it. */
   incident: Record<string, unknown>;
   timestamp: number;

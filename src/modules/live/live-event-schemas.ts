@@ -23,7 +23,7 @@ export const LiveStateEventSchema = Type.Object({
   timestamp: Type.Integer({ description: 'ms' }),
 }, { description: 'SSE event `state`: an entity changed state' });
 
-export const IncidentActions = ['raised', 'repeated', 'acknowledged', 'unacknowledged', 'cleared', 'undo-clear', 'removed', 'commented', 'changed'] as const;
+export const IncidentActions = ['raised', 'repeated', 'acknowledged', 'unacknowledged', 'cleared', 'undo-clear', 'removed', 'commented', 'changed', 'suppressed', 'unsuppressed'] as const;
 
 export const LiveIncidentEventSchema = Type.Object({
   type: Type.Literal('incident'),

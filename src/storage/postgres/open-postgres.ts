@@ -14,6 +14,7 @@ import { createPgTriggerRunsStore } from './trigger-runs-store.js';
 import { createPgEventLogStore } from './event-log-store.js';
 import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
+import { createPgNotificationConfigStore } from './notification-config-store.js';
 import { createPgAgentsStore } from './agents-store.js';
 import { createPgDocsStore } from './docs-store.js';
 import { createPgEngineMemoryStore } from './engine-memory-store.js';
@@ -48,6 +49,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     eventLog,
     annotations: createPgAnnotationsStore(db),
     presets: createPgPresetsStore(db),
+    notifications: createPgNotificationConfigStore(db),
     agents: createPgAgentsStore(db),
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),
