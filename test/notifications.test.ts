@@ -323,3 +323,38 @@ describe('secrets', () => {
     assert.equal((await call(server, 'POST', '/notification-policies', { headers: as('notif-none', 'pw-notif-none-1'), body: { name: 'x', channels: [] } })).status, 403);
   });
 });
+
+describe('restart', () => {
+  it('repeats and escalation steps stored before a restart go on after it', async () => {
+    const own = await startTestServer({ 'triggers.webhookRetries': 0 });
+    try {
+      const admin = (method: string, path: string, body?: unknown) => call(own, method, path, { headers: adminAuth, body });
+      const mk = async (path: string, body: unknown) => {
+        const res = await admin('POST', path, body);
+        assert.equal(res.status, 201, res.text);
+        return res.body;
+      };
+      const host = await mk('/objects', { name: 'restart-host', parent_id: ['1'] });
+      const main = fresh('restart-rep');
+      const esc = fresh('restart-esc');
+      const c = await mk('/notification-channels', { name: 'r', type: 'slack', settings: { webhookUrl: sink.url + main }, templates: { body: '{{event}}' } });
+      const e = await mk('/notification-channels', { name: 'e', type: 'slack', settings: { webhookUrl: sink.url + esc }, templates: { body: '{{event}}' } });
+      await mk('/notification-policies', { name: 'r', match: { objects: [host.id] }, channels: [c.id], groupWindowMs: 0, repeatMinutes: 0.04, escalation: [{ afterMinutes: 0.05, channels: [e.id] }] });
+      await mk('/incidents', { entityId: host.id, text: 'down', state: '1' });
+      await sink.waitFor(main, 1);
+      await own.stop();
+      assert.equal(sink.received(main).length, 1, 'nothing more before the restart');
+      const again = await startTestServer({ 'triggers.webhookRetries': 0 }, own.dataDir);
+      try {
+        const got = await sink.waitFor(main, 2, 5000);
+        assert.equal(got[1]!.body.text, 'repeat');
+        const [step] = await sink.waitFor(esc, 1, 5000);
+        assert.equal(step!.body.text, 'escalation');
+      } finally {
+        await again.destroy();
+      }
+    } finally {
+      await own.destroy();
+    }
+  });
+});
