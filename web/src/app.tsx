@@ -22,6 +22,7 @@ const CatalogAdminPage = lazy(() => import('./pages/admin/catalog-admin-page'));
 const AgentsPage = lazy(() => import('./pages/admin/agents-page'));
 const OperationsPage = lazy(() => import('./pages/operations/operations-page'));
 const TriggerRunsPage = lazy(() => import('./pages/operations/trigger-runs-page'));
+const NotificationsPage = lazy(() => import('./pages/admin/notifications-page'));
 
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/objects', label: 'Objects' },
@@ -37,6 +38,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/admin/agents', label: 'Remote agents' },
   { href: '/admin/operations', label: 'Operations' },
   { href: '/admin/trigger-runs', label: 'Trigger runs' },
+  { href: '/admin/notifications', label: 'Notifications' },
 ];
 
 /**
@@ -50,6 +52,7 @@ const NAV_RIGHT: Record<string, string> = {
   '/admin/users': 'manage-users',
   '/admin/operations': 'manage-configuration',
   '/admin/trigger-runs': 'manage-configuration',
+  '/admin/notifications': 'manage-configuration',
 };
 
 export function App() {
@@ -94,6 +97,7 @@ export function App() {
               <Route path="/admin/agents"><AgentsPage /></Route>
               <Route path="/admin/operations"><OperationsPage /></Route>
               <Route path="/admin/trigger-runs"><TriggerRunsPage /></Route>
+              <Route path="/admin/notifications"><NotificationsPage /></Route>
               <Route>
                 <Redirect to="/objects" />
               </Route>
