@@ -127,6 +127,8 @@ describe('channel types: what each sends', () => {
       assert.equal(run.entityId, h.id);
       assert.ok(!run.target.includes('123:ABC'), 'no bot token in the log');
     }
+    const entityRuns = await asAdmin('GET', `/objects/${h.id}/state-triggers/runs`);
+    assert.deepEqual(entityRuns.body, [], "the entity's state-trigger runs do not list notifications");
     const [httpRun] = await runsOf(http.id);
     assert.equal(httpRun.target, `${sink.url}${paths.http}?k=${MASK}`);
   });

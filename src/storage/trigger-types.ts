@@ -57,6 +57,8 @@ export interface TriggerRunsQuery {
   ok?: boolean;
   /** Only the sends of this notification channel. */
   channelId?: string;
+  /** `triggers`: only state-trigger runs; `notifications`: only notification sends; absent: both. */
+  source?: 'triggers' | 'notifications';
   limit: number;
   skip: number;
 }

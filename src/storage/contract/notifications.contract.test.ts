@@ -48,5 +48,7 @@ forEachBackend('notification config store', (storage, backend) => {
     assert.equal(all.length, 2);
     assert.deepEqual(Object.keys(all[1]!).sort(), Object.keys({ ...base, id }).sort(), 'no notification fields on a trigger run');
     assert.deepEqual(await s.triggerRuns.find({ channelId: 'x', limit: 10, skip: 0 }), []);
+    assert.deepEqual((await s.triggerRuns.find({ entityId: '10', source: 'triggers', limit: 10, skip: 0 })).map((r) => r.type), ['webhook']);
+    assert.deepEqual((await s.triggerRuns.find({ source: 'notifications', limit: 10, skip: 0 })).map((r) => r.id), [id]);
   }));
 });

@@ -29,6 +29,7 @@ export function createPgTriggerRunsStore(db: PgDb): TriggerRunsStore {
         where.push(`entity_id = ${bind(Number(q.entityId))}`);
       }
       if (q.ok !== undefined) where.push(`ok = ${bind(q.ok ? 1 : 0)}`);
+      if (q.source !== undefined) where.push(q.source === 'triggers' ? 'channel_id IS NULL' : 'channel_id IS NOT NULL');
       if (q.channelId !== undefined) where.push(`channel_id = ${bind(/^[1-9][0-9]{0,15}$/.test(q.channelId) ? Number(q.channelId) : -1)}`);
       if (q.from !== undefined) where.push(`started >= ${bind(q.from)}`);
       if (q.to !== undefined) where.push(`started <= ${bind(q.to)}`);

@@ -9,7 +9,7 @@ export function createSqliteTriggerRunsStore(db: Database.Database, gate: WriteG
     incident_id, policy_id, channel_id, notification, incident_count)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const deleteOld = db.prepare('DELETE FROM trigger_runs WHERE started < ?');
-  // Every optional filter is one of a few shapes (entity, ok, from, to: 16 at most), each
+  // Every optional filter is one of a few shapes (entity, ok, from, to, channel, source: under 100), each
   // prepared once, on first use.
   const shapes = new Map<string, Database.Statement>();
 
@@ -29,6 +29,7 @@ export function createSqliteTriggerRunsStore(db: Database.Database, gate: WriteG
       const params: unknown[] = [];
       if (q.entityId !== undefined) where.push('entity_id = ?'), params.push(Number(q.entityId));
       if (q.ok !== undefined) where.push('ok = ?'), params.push(q.ok ? 1 : 0);
+      if (q.source !== undefined) where.push(q.source === 'triggers' ? 'channel_id IS NULL' : 'channel_id IS NOT NULL');
       if (q.channelId !== undefined) where.push('channel_id = ?'), params.push(/^[1-9][0-9]{0,15}$/.test(q.channelId) ? Number(q.channelId) : -1);
       if (q.from !== undefined) where.push('started >= ?'), params.push(q.from);
       if (q.to !== undefined) where.push('started <= ?'), params.push(q.to);
