@@ -223,7 +223,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   await triggers.load();
   const notifications = await createNotificationsService({
     store: storage.notifications, runs: storage.triggerRuns, memory: storage.engineMemory, bus, catalog: catalog.catalog, clock, logger,
-    levels: { has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}` },
+    levels: { has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, guardDeletion: (g) => levels.guardDeletion(g) },
     triggers: config.triggers, settings: config.notifications,
   });
   started.add(() => notifications.stop());

@@ -168,6 +168,12 @@ describe('channel types: what each sends', () => {
     assert.equal((await asAdmin('DELETE', `/notification-policies/${p2.id}`)).status, 204);
     assert.equal((await asAdmin('DELETE', `/notification-channels/${c.id}`)).status, 204);
     assertError(await asAdmin('GET', `/notification-channels/${c.id}`), 404, 'ResourceNotFound');
+    // A level a policy routes by is not deleted.
+    const level = await created('/incident-levels', { name: `routed-${++n}`, ui: { colors: { main: '#123456' } } });
+    const p3 = await policy({ name: 'by level', channels: [], match: { levels: [level.id] } });
+    assertError(await asAdmin('DELETE', `/incident-levels/${level.id}`), 409, 'Conflict', /notification policy/);
+    assert.equal((await asAdmin('DELETE', `/notification-policies/${p3.id}`)).status, 204);
+    assert.equal((await asAdmin('DELETE', `/incident-levels/${level.id}`)).status, 204);
   });
 });
 

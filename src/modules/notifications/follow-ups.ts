@@ -172,9 +172,14 @@ export function createFollowUps(deps: FollowUpDeps) {
     update(incidentId: string, change: Partial<Pick<FollowUp, 'acknowledged' | 'suppressed' | 'facts'>>): void {
       const list = this.of(incidentId);
       if (list.length === 0) return;
+      // Most events change nothing here (a repeat of the same level): no write, no timer work.
+      const same = list.every((f) => (Object.keys(change) as Array<keyof typeof change>).every((k) => JSON.stringify(f[k]) === JSON.stringify(change[k])));
+      if (same) return;
       for (const f of list) Object.assign(f, change);
       remember(list[0]!.facts.entityId);
-      rearm();
+      // Resumed (no longer acknowledged or suppressed): due again, maybe before the timer. A
+      // pause needs nothing: the timer finds nothing due and arms for the next.
+      for (const f of list) arm(dueAt(f, deps.policy(f.policyId)));
     },
 
     /** Ends the incident's follow-ups; answers them (for a notice on clearing). */

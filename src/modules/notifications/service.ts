@@ -20,7 +20,7 @@ export interface NotificationsDeps {
   memory?: EngineMemoryStore;
   bus: EventBus;
   catalog: Catalog;
-  levels: { has(id: string): boolean; name(id: number): string };
+  levels: { has(id: string): boolean; name(id: number): string; guardDeletion?(guard: (id: string) => string | undefined): void };
   clock: () => number;
   logger: Logger;
   triggers: Config['triggers'];
@@ -62,6 +62,11 @@ export async function createNotificationsService(deps: NotificationsDeps) {
   });
   const engine = createNotificationEngine({ bus: deps.bus, catalog, config, grouper, followUps, levelName: deps.levels.name, clock, logger });
   catalog.onDeleted((ids) => followUps.forgetEntities(ids));
+  // A level a policy routes by is not deleted from under it.
+  deps.levels.guardDeletion?.((id) => {
+    const p = config.listPolicies().find((x) => (x.match.levels ?? []).some((l) => String(l) === id));
+    return p && `notification policy ${p.id} (${p.name}) routes by it`;
+  });
   let stopped = false;
 
   return {
