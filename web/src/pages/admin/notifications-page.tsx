@@ -84,8 +84,9 @@ export default function NotificationsPage() {
     },
   ];
 
+  // Level 3 (Cleared) is never raised: nothing to route by.
   const policyForm = (initial: Policy | undefined, submitLabel: string, onSubmit: Parameters<typeof PolicyForm>[0]['onSubmit'], onCancel?: () => void) => (
-    <PolicyForm initial={initial} channels={channels.data ?? []} levels={levels.data ?? []} tags={tags.data ?? []} submitLabel={submitLabel} onSubmit={onSubmit} onCancel={onCancel} />
+    <PolicyForm initial={initial} channels={channels.data ?? []} levels={(levels.data ?? []).filter((l) => l.id !== '3')} tags={tags.data ?? []} submitLabel={submitLabel} onSubmit={onSubmit} onCancel={onCancel} />
   );
 
   return (
