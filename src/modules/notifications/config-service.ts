@@ -45,7 +45,6 @@ export interface PolicyInput {
 }
 export type PolicyPatch = Partial<PolicyInput>;
 
-export type ChannelView = Omit<Channel, never>;
 
 const toChannel = (r: NotificationConfigRow): Channel => ({
   id: r.id, name: r.name, type: r.type as ChannelType, settings: (r.data.settings ?? {}) as Record<string, unknown>,
