@@ -5,7 +5,7 @@
 // 10,000), carrying the count. Prints how long the storm's pushes took, when the messages came
 // after the last push, how many came, the counts they carried, and the server's RSS.
 //   npm run bench:notify-storm                 OBJECTS=10000 WINDOW_MS=3000 (defaults)
-//   VIGIL_TEST_BACKEND=postgres npm run bench:notify-storm
+//   VIGIL_TEST_BACKEND=postgres npm run bench:notify-storm   (the server on a PostgreSQL of the test helpers' own)
 import { cpus, loadavg } from 'node:os';
 import { adminAuth, call, startTestServer, type TestServer } from '../test/helpers/server.js';
 import { startWebhookSink } from '../test/helpers/webhook-sink.js';
