@@ -27,6 +27,7 @@ import { incidentsRoutes } from './modules/incidents/routes.js';
 import type { IncidentLevelsService } from './modules/incidents/levels-service.js';
 import type { IncidentsService } from './modules/incidents/service.js';
 import { triggersRoutes } from './modules/triggers/routes.js';
+import { notificationsRoutes } from './modules/notifications/routes.js';
 import { historyRoutes } from './modules/history/routes.js';
 import { ingestRoutes } from './modules/ingest/routes.js';
 import { entityStateRoutes } from './modules/engine/state-routes.js';
@@ -64,6 +65,7 @@ export interface AppDeps {
   levels: IncidentLevelsService;
   incidents: IncidentsService;
   triggers: TriggersService;
+  notifications: Services['notifications'];
   data: Services['data'];
   bus: EventBus;
   eventLog: Services['eventLog'];
@@ -146,6 +148,7 @@ export async function buildApp(deps: AppDeps) {
       ingestRoutes(api, { ingest: deps.data.ingest, access: deps.catalog.access, ...deps.config.ingest });
       entityStateRoutes(api, { catalog: deps.catalog, engine: deps.data.engine, store: deps.catalog.store });
       triggersRoutes(api, { triggers: deps.triggers, catalog: deps.catalog.catalog, access: deps.catalog.access });
+      notificationsRoutes(api, { notifications: deps.notifications });
       eventLogRoutes(api, { eventLog: deps.eventLog, access: deps.catalog.access });
       annotationsRoutes(api, { annotations: deps.annotations, access: deps.catalog.access });
       maintenanceRoutes(api, { maintenance: deps.maintenance, access: deps.catalog.access });

@@ -169,6 +169,11 @@ export const ConfigSchema = Obj({
       from: Type.String({ minLength: 3 }),
     }),
   }),
+  /** Notification channels (modules/notifications/); their HTTP calls follow triggers' network policy, retries and SMTP relay. */
+  notifications: Obj({
+    /** Where Telegram channels send (`<telegramApiUrl>/bot<token>/sendMessage`); tests point it at a local sink. */
+    telegramApiUrl: Type.String({ pattern: '^https?://', maxLength: 2000 }),
+  }),
   docs: Obj({
     /** An uploaded document (POST /objects/:id/docs) larger than this is refused with 413. It is
      * held in memory while it is stored, and SQLite's own cap on a value is 1 GB. */
@@ -232,6 +237,7 @@ const DEFAULTS: Config = {
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },
   triggers: { webhookRetries: 3, retryBaseMs: 1000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [], smtp: { host: '', port: 25, secure: false, from: 'vigil@localhost' } },
+  notifications: { telegramApiUrl: 'https://api.telegram.org' },
   docs: { maxBytes: 10 * 1024 * 1024 },
   metrics: { anonymous: false, token: '' },
   // Prometheus sends at most a few thousand samples per request (queue_config.max_samples_per_send).

@@ -87,6 +87,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   services.probes.start();
   // Started: state triggers' waits read back from storage may run (and fire) now.
   services.triggers.start();
+  // Notification repeats and escalations read back from storage likewise.
+  services.notifications.start();
   readiness.intakeCounters = () => ({ eventLog: services.eventLog.counters(), ...started.counters() });
   services.metrics.sources.listeners = () => started.counters();
   const { health } = storage;

@@ -30,6 +30,7 @@ import { EventBus } from './modules/live/event-bus.js';
 import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
 import { createIncidentsService } from './modules/incidents/service.js';
 import { createTriggersService } from './modules/triggers/service.js';
+import { createNotificationsService } from './modules/notifications/service.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './intake/stat-push.js';
@@ -238,6 +239,13 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   maintenance.onChange(() => triggers.released());
   // Entity records show the window an entity is in (maintenance).
   catalog.facts.useMaintenance((id) => maintenance.entityMaintenance(id));
+  const notifications = await createNotificationsService({
+    store: storage.notifications, runs: storage.triggerRuns, memory: storage.engineMemory, bus, catalog: catalog.catalog, clock, logger,
+    levels: { has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, guardDeletion: (g) => levels.guardDeletion(g) },
+    triggers: config.triggers, settings: config.notifications,
+  });
+  started.add(() => notifications.stop());
+  await notifications.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
   const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger, metrics, maintenance });
   // Full entity records name the metrics an entity has history for (metrics_cache).
@@ -274,7 +282,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, triggers, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    securityLog, users, auth, catalog, bus, levels, incidents, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

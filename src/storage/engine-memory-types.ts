@@ -11,8 +11,10 @@
  *  moment to evaluate again. `trigger`: key is the trigger's index, `at` when it falls due,
  *  `data` what it fires with (JSON). `held`: a state trigger's fire held while its entity is in
  *  a maintenance window; key is the trigger's index, `at` the state change's time, `data` as
- *  for `trigger`. */
-export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger' | 'held';
+ *  for `trigger`.
+ *  `notification`: key is `<incident id>/<policy id>`, `at` the next
+ *  repeat or escalation, `data` the follow-up (modules/notifications/follow-ups.ts). */
+export type EngineMemoryKind = 'duration' | 'recheck' | 'trigger' | 'held' | 'notification';
 
 export interface EngineMemoryItem {
   key: string;

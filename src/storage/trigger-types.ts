@@ -1,7 +1,11 @@
-// The record of every state-trigger fire (a webhook call or an e-mail), kept so that users can
-// see what was sent, when, and why it failed.
+// The record of every state-trigger fire (a webhook call or an e-mail) and of every
+// notification sent through a channel (modules/notifications/), kept so that users can see what
+// was sent, when, and why it failed.
 
-export type TriggerType = 'webhook' | 'e-mail';
+export type TriggerType = 'webhook' | 'e-mail' | 'slack' | 'teams' | 'telegram' | 'http';
+
+/** What a notification's send was about (absent on state-trigger runs). */
+export type NotificationKind = 'raised' | 'level' | 'repeat' | 'escalation' | 'cleared' | 'test';
 
 export interface NewTriggerRun {
   entityId: string;
@@ -28,6 +32,16 @@ export interface NewTriggerRun {
   error: string | null;
   /** The HTTP status of the last webhook answer; null for e-mail or when none came. */
   httpStatus: number | null;
+  // A notification's send (each absent on state-trigger runs). Its entity is the (first)
+  // incident's, its stateId the incident's level and triggerIndex -1; a channel's test send
+  // names entity '0' ("test message").
+  /** The (first) incident of the message. */
+  incidentId?: string;
+  policyId?: string;
+  channelId?: string;
+  notification?: NotificationKind;
+  /** Incidents the message stands for (a group: more than 1). */
+  incidentCount?: number;
 }
 
 export interface TriggerRun extends NewTriggerRun {
@@ -41,6 +55,10 @@ export interface TriggerRunsQuery {
   from?: number;
   to?: number;
   ok?: boolean;
+  /** Only the sends of this notification channel. */
+  channelId?: string;
+  /** `triggers`: only state-trigger runs; `notifications`: only notification sends; absent: both. */
+  source?: 'triggers' | 'notifications';
   limit: number;
   skip: number;
 }

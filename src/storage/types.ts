@@ -10,6 +10,7 @@ import type { AgentsStore } from './agent-types.js';
 import type { DocsStore } from './docs-types.js';
 import type { EngineMemoryStore } from './engine-memory-types.js';
 import type { MaintenanceStore } from './maintenance-types.js';
+import type { NotificationConfigStore } from './notification-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
 // a Promise so that a PostgreSQL implementation can stand behind the same interface.
@@ -175,6 +176,8 @@ export interface Storage {
   readonly docs: DocsStore;
   readonly engineMemory: EngineMemoryStore;
   readonly maintenance: MaintenanceStore;
+  /** Notification channels and policies. */
+  readonly notifications: NotificationConfigStore;
   /** Whether the database answers, and how its connections are used (readiness, self-metrics). */
   readonly health?: StorageHealth;
   close(): Promise<void>;

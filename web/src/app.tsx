@@ -23,6 +23,7 @@ const AgentsPage = lazy(() => import('./pages/admin/agents-page'));
 const OperationsPage = lazy(() => import('./pages/operations/operations-page'));
 const TriggerRunsPage = lazy(() => import('./pages/operations/trigger-runs-page'));
 const MaintenancePage = lazy(() => import('./pages/maintenance/maintenance-page'));
+const NotificationsPage = lazy(() => import('./pages/admin/notifications-page'));
 
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/objects', label: 'Objects' },
@@ -39,6 +40,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/admin/agents', label: 'Remote agents' },
   { href: '/admin/operations', label: 'Operations' },
   { href: '/admin/trigger-runs', label: 'Trigger runs' },
+  { href: '/admin/notifications', label: 'Notifications' },
 ];
 
 /**
@@ -52,6 +54,7 @@ const NAV_RIGHT: Record<string, string> = {
   '/admin/users': 'manage-users',
   '/admin/operations': 'manage-configuration',
   '/admin/trigger-runs': 'manage-configuration',
+  '/admin/notifications': 'manage-configuration',
 };
 
 export function App() {
@@ -97,6 +100,7 @@ export function App() {
               <Route path="/admin/agents"><AgentsPage /></Route>
               <Route path="/admin/operations"><OperationsPage /></Route>
               <Route path="/admin/trigger-runs"><TriggerRunsPage /></Route>
+              <Route path="/admin/notifications"><NotificationsPage /></Route>
               <Route>
                 <Redirect to="/objects" />
               </Route>

@@ -25,6 +25,7 @@ export interface StateEvent extends EntityRef {
 
 export interface IncidentEvent extends EntityRef {
   type: 'incident';
+  /** `suppressed`/`unsuppressed`: the incident's `suppression` field came or went (maintenance, dependency, manual). */
   action: 'raised' | 'repeated' | 'acknowledged' | 'unacknowledged' | 'cleared' | 'undo-clear' | 'removed' | 'commented' | 'changed' | 'suppressed' | 'unsuppressed';
   /** The incident record as `GET /incidents/:id` shows it. */
   incident: Record<string, unknown>;

@@ -16,7 +16,9 @@ export const TriggerRunSchema = Type.Object({
   entityType: Type.Integer({ description: '1 object, 2 link' }),
   entityName: Type.String({ description: 'the name when the trigger fired' }),
   triggerIndex: Type.Integer({ description: 'position of the trigger in the stateTriggers document when it fired' }),
-  type: Type.Union([Type.Literal('webhook'), Type.Literal('e-mail')]),
+  type: Type.Union([Type.Literal('webhook'), Type.Literal('e-mail'), Type.Literal('slack'), Type.Literal('teams'), Type.Literal('telegram'), Type.Literal('http')], {
+    description: 'webhook or e-mail (state triggers and notification channels); slack, teams, telegram, http (notification channels)',
+  }),
   target: Type.String({ description: 'the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients' }),
   stateId: Type.Integer({ description: 'the state that fired the trigger' }),
   previousStateId: Type.Integer(),
@@ -27,6 +29,13 @@ export const TriggerRunSchema = Type.Object({
   ok: Type.Boolean(),
   error: Type.Union([Type.String(), Type.Null()], { description: 'why the last attempt failed' }),
   httpStatus: Type.Union([Type.Integer(), Type.Null()], { description: "the webhook's last HTTP status" }),
+  incidentId: Type.Optional(Type.String({ description: 'a notification: its (first) incident' })),
+  policyId: Type.Optional(Type.String({ description: 'a notification: the policy that sent it' })),
+  channelId: Type.Optional(Type.String({ description: 'a notification: the channel it went through' })),
+  notification: Type.Optional(Type.Union([Type.Literal('raised'), Type.Literal('level'), Type.Literal('repeat'), Type.Literal('escalation'), Type.Literal('cleared'), Type.Literal('test')], {
+    description: 'a notification: what it was about (a test send names entity 0)',
+  })),
+  incidentCount: Type.Optional(Type.Integer({ description: 'a notification: the incidents the message stands for (a group: more than 1)' })),
 });
 
 const Page = {
@@ -39,6 +48,7 @@ const RunsQuery = Type.Object({
   from: Type.Optional(Type.Integer({ minimum: 0, description: 'runs started at or after (ms)' })),
   to: Type.Optional(Type.Integer({ minimum: 0, description: 'runs started at or before (ms)' })),
   ok: Type.Optional(Type.Boolean({ description: 'true: only successful runs; false: only failed ones' })),
+  channelId: Type.Optional(Type.String({ maxLength: 32, description: 'only the sends of this notification channel' })),
 });
 
 const RUNS_DESCRIPTION = `Every fire of a state trigger is recorded when it ends: one webhook call (with its retries) or one e-mail.
@@ -71,13 +81,13 @@ export function triggersRoutes(api: Api, { triggers, catalog, access }: { trigge
     schema: {
       tags: ['state triggers'],
       summary: 'Runs of every state trigger, newest first',
-      description: `Right manage-configuration. Filters: from/to (ms, on the start), ok. ${RUNS_DESCRIPTION}`,
+      description: `Right manage-configuration. Filters: from/to (ms, on the start), ok, channelId. Notifications (notification channels and policies) are recorded here too, with incidentId, policyId, channelId, notification and incidentCount. ${RUNS_DESCRIPTION}`,
       querystring: RunsQuery,
       response: { 200: Type.Array(TriggerRunSchema) },
     },
     config: { right: 'manage-configuration' },
   }, async (req) => {
     const q = req.query;
-    return triggers.list({ from: q.from, to: q.to, ok: q.ok, limit: q.limit ?? 100, skip: q.skip ?? 0 });
+    return triggers.list({ from: q.from, to: q.to, ok: q.ok, channelId: q.channelId, limit: q.limit ?? 100, skip: q.skip ?? 0 });
   });
 }

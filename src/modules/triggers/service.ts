@@ -353,7 +353,8 @@ export function createTriggersService(deps: TriggersDeps) {
 
     /** Runs of one entity's triggers, newest first. The caller has checked the entity is visible. */
     async forEntity(entityId: string, page: { limit: number; skip: number }): Promise<TriggerRun[]> {
-      return (await store.find({ entityId, limit: page.limit, skip: page.skip })).map(shownRun);
+      // Notification sends about the entity's incidents are not its triggers' runs (GET /trigger-runs lists them).
+      return (await store.find({ entityId, source: 'triggers', limit: page.limit, skip: page.skip })).map(shownRun);
     },
 
     /** Runs of every entity, newest first. */

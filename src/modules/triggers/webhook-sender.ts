@@ -1,4 +1,6 @@
-// One webhook delivery: the JSON event sent to the trigger's URL, retried with back-off.
+// One webhook delivery: the JSON event sent to the trigger's URL, retried with back-off. The
+// HTTP call itself (`sendHttp`) also carries the notification channels' messages (Slack, Teams,
+// Telegram, templated HTTP), so every outgoing call meets the same policy, timeout and retries.
 // Connections go through the network policy (triggers.denyNetworks): undici's fetch with a
 // lookup that refuses denied addresses, so the address checked is the one connected to.
 import { Agent, Headers, fetch, type Dispatcher, type Response } from 'undici';
@@ -78,7 +80,17 @@ function splitCredentials(url: string, headers: Headers): string {
   return u.toString();
 }
 
-async function attempt(url: string, payload: WebhookPayload, headers: Headers, body: string, signals: WebhookSignals, network: WebhookNetwork): Promise<AttemptResult> {
+/** One outgoing HTTP call: where, how, and the body as sent. */
+export interface HttpCall {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  /** Absent: no body (e.g. a GET). */
+  body?: string;
+  timeoutMs?: number;
+}
+
+async function attempt(url: string, payload: { method: string; timeoutMs?: number }, headers: Headers, body: string | undefined, signals: WebhookSignals, network: WebhookNetwork): Promise<AttemptResult> {
   const timeoutMs = payload.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   // A literal address is connected to without a lookup: checked here. Retrying cannot help.
@@ -131,4 +143,21 @@ export async function sendWebhook(
   }
   const body = JSON.stringify(event);
   return withRetries(() => attempt(url, payload, headers, body, signals, network), policy, signals.stopping);
+}
+
+/**
+ * Any HTTP call through the policy, with retries; headers as given (user info in the URL
+ * becomes Basic authorization, as for webhooks). The caller sets the content type.
+ */
+export async function sendHttp(call: HttpCall, policy: RetryPolicy, signals: WebhookSignals, network: WebhookNetwork): Promise<SendOutcome> {
+  let headers: Headers;
+  let url: string;
+  try {
+    headers = new Headers({ 'user-agent': 'Vigil' });
+    for (const [name, value] of Object.entries(call.headers)) headers.set(name, value);
+    url = splitCredentials(call.url, headers);
+  } catch (err) {
+    return { attempts: 0, ok: false, error: `invalid request: ${(err as Error).message}`, httpStatus: null };
+  }
+  return withRetries(() => attempt(url, call, headers, call.body, signals, network), policy, signals.stopping);
 }

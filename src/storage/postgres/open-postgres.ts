@@ -15,6 +15,7 @@ import { createPgEventLogStore } from './event-log-store.js';
 import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
 import { createPgMaintenanceStore } from './maintenance-store.js';
+import { createPgNotificationConfigStore } from './notification-config-store.js';
 import { createPgAgentsStore } from './agents-store.js';
 import { createPgDocsStore } from './docs-store.js';
 import { createPgEngineMemoryStore } from './engine-memory-store.js';
@@ -49,6 +50,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     eventLog,
     annotations: createPgAnnotationsStore(db),
     presets: createPgPresetsStore(db),
+    notifications: createPgNotificationConfigStore(db),
     agents: createPgAgentsStore(db),
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),

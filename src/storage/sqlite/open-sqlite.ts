@@ -15,6 +15,7 @@ import { createSqliteUsersStore } from './users-store.js';
 import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
 import { createSqliteMaintenanceStore } from './maintenance-store.js';
+import { createSqliteNotificationConfigStore } from './notification-config-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
 import { createSqliteDocsStore } from './docs-store.js';
 import { createSqliteEngineMemoryStore } from './engine-memory-store.js';
@@ -57,6 +58,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     eventLog,
     annotations: createSqliteAnnotationsStore(db, gate),
     presets: createSqlitePresetsStore(db, gate),
+    notifications: createSqliteNotificationConfigStore(db, gate),
     agents: createSqliteAgentsStore(db, gate),
     docs: createSqliteDocsStore(db, gate),
     engineMemory: createSqliteEngineMemoryStore(db, gate),

@@ -8771,7 +8771,8 @@ export interface paths {
                             entityName: string;
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
-                            type: "webhook" | "e-mail";
+                            /** @description webhook or e-mail (state triggers and notification channels); slack, teams, telegram, http (notification channels) */
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
                             /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
@@ -8788,6 +8789,16 @@ export interface paths {
                             error: string | null;
                             /** @description the webhook's last HTTP status */
                             httpStatus: number | null;
+                            /** @description a notification: its (first) incident */
+                            incidentId?: string;
+                            /** @description a notification: the policy that sent it */
+                            policyId?: string;
+                            /** @description a notification: the channel it went through */
+                            channelId?: string;
+                            /** @description a notification: what it was about (a test send names entity 0) */
+                            notification?: "raised" | "level" | "repeat" | "escalation" | "cleared" | "test";
+                            /** @description a notification: the incidents the message stands for (a group: more than 1) */
+                            incidentCount?: number;
                         }[];
                     };
                 };
@@ -8856,7 +8867,8 @@ export interface paths {
                             entityName: string;
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
-                            type: "webhook" | "e-mail";
+                            /** @description webhook or e-mail (state triggers and notification channels); slack, teams, telegram, http (notification channels) */
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
                             /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
@@ -8873,6 +8885,16 @@ export interface paths {
                             error: string | null;
                             /** @description the webhook's last HTTP status */
                             httpStatus: number | null;
+                            /** @description a notification: its (first) incident */
+                            incidentId?: string;
+                            /** @description a notification: the policy that sent it */
+                            policyId?: string;
+                            /** @description a notification: the channel it went through */
+                            channelId?: string;
+                            /** @description a notification: what it was about (a test send names entity 0) */
+                            notification?: "raised" | "level" | "repeat" | "escalation" | "cleared" | "test";
+                            /** @description a notification: the incidents the message stands for (a group: more than 1) */
+                            incidentCount?: number;
                         }[];
                     };
                 };
@@ -8941,7 +8963,8 @@ export interface paths {
                             entityName: string;
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
-                            type: "webhook" | "e-mail";
+                            /** @description webhook or e-mail (state triggers and notification channels); slack, teams, telegram, http (notification channels) */
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
                             /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
@@ -8958,6 +8981,16 @@ export interface paths {
                             error: string | null;
                             /** @description the webhook's last HTTP status */
                             httpStatus: number | null;
+                            /** @description a notification: its (first) incident */
+                            incidentId?: string;
+                            /** @description a notification: the policy that sent it */
+                            policyId?: string;
+                            /** @description a notification: the channel it went through */
+                            channelId?: string;
+                            /** @description a notification: what it was about (a test send names entity 0) */
+                            notification?: "raised" | "level" | "repeat" | "escalation" | "cleared" | "test";
+                            /** @description a notification: the incidents the message stands for (a group: more than 1) */
+                            incidentCount?: number;
                         }[];
                     };
                 };
@@ -8980,7 +9013,7 @@ export interface paths {
         };
         /**
          * Runs of every state trigger, newest first
-         * @description Right manage-configuration. Filters: from/to (ms, on the start), ok. Every fire of a state trigger is recorded when it ends: one webhook call (with its retries) or one e-mail.
+         * @description Right manage-configuration. Filters: from/to (ms, on the start), ok, channelId. Notifications (notification channels and policies) are recorded here too, with incidentId, policyId, channelId, notification and incidentCount. Every fire of a state trigger is recorded when it ends: one webhook call (with its retries) or one e-mail.
          *     Runs are kept 30 days.
          *
          *     A webhook trigger sends one JSON document per fire (Content-Type application/json;
@@ -9008,6 +9041,8 @@ export interface paths {
                     to?: number;
                     /** @description true: only successful runs; false: only failed ones */
                     ok?: boolean;
+                    /** @description only the sends of this notification channel */
+                    channelId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -9030,7 +9065,8 @@ export interface paths {
                             entityName: string;
                             /** @description position of the trigger in the stateTriggers document when it fired */
                             triggerIndex: number;
-                            type: "webhook" | "e-mail";
+                            /** @description webhook or e-mail (state triggers and notification channels); slack, teams, telegram, http (notification channels) */
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
                             /** @description the webhook URL (user info and query values shown as ********, to everyone) or the comma-separated recipients */
                             target: string;
                             /** @description the state that fired the trigger */
@@ -9047,6 +9083,16 @@ export interface paths {
                             error: string | null;
                             /** @description the webhook's last HTTP status */
                             httpStatus: number | null;
+                            /** @description a notification: its (first) incident */
+                            incidentId?: string;
+                            /** @description a notification: the policy that sent it */
+                            policyId?: string;
+                            /** @description a notification: the channel it went through */
+                            channelId?: string;
+                            /** @description a notification: what it was about (a test send names entity 0) */
+                            notification?: "raised" | "level" | "repeat" | "escalation" | "cleared" | "test";
+                            /** @description a notification: the incidents the message stands for (a group: more than 1) */
+                            incidentCount?: number;
                         }[];
                     };
                 };
@@ -9058,6 +9104,689 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/node/api/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notification channels, by id
+         * @description Right manage-configuration (reads too: channels and policies are configuration).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                            templates: {
+                                /** @description e-mail subject, Teams title */
+                                subject?: string;
+                                /** @description the message text (http: the request body) */
+                                body?: string;
+                            };
+                            created: number;
+                            updated: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a notification channel
+         * @description Right manage-configuration (reads too: channels and policies are configuration).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
+                        /** @description by type: webhook {url, method?: POST|PUT, headers?}; e-mail {to: [addresses]}; slack {webhookUrl}; teams {webhookUrl}; telegram {botToken, chatId, parseMode?: HTML|MarkdownV2}; http {method, url, headers?, contentType?} (templates.body is the request body). Secrets (botToken, Slack/Teams webhookUrl, header values, user info and query values of url) are shown as ******** without right manage-service-properties; sent back as shown they keep the stored value. */
+                        settings: {
+                            [key: string]: unknown;
+                        };
+                        /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                        templates?: {
+                            /** @description e-mail subject, Teams title */
+                            subject?: string;
+                            /** @description the message text (http: the request body) */
+                            body?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                            templates: {
+                                /** @description e-mail subject, Teams title */
+                                subject?: string;
+                                /** @description the message text (http: the request body) */
+                                body?: string;
+                            };
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/notification-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notification channel
+         * @description Right manage-configuration (reads too: channels and policies are configuration).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                            templates: {
+                                /** @description e-mail subject, Teams title */
+                                subject?: string;
+                                /** @description the message text (http: the request body) */
+                                body?: string;
+                            };
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification channel
+         * @description Right manage-configuration (reads too: channels and policies are configuration). 409 while a policy names it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a notification channel (its type stays)
+         * @description Right manage-configuration (reads too: channels and policies are configuration). settings and templates are replaced whole.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description by type: webhook {url, method?: POST|PUT, headers?}; e-mail {to: [addresses]}; slack {webhookUrl}; teams {webhookUrl}; telegram {botToken, chatId, parseMode?: HTML|MarkdownV2}; http {method, url, headers?, contentType?} (templates.body is the request body). Secrets (botToken, Slack/Teams webhookUrl, header values, user info and query values of url) are shown as ******** without right manage-service-properties; sent back as shown they keep the stored value. */
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                        templates?: {
+                            /** @description e-mail subject, Teams title */
+                            subject?: string;
+                            /** @description the message text (http: the request body) */
+                            body?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: "webhook" | "e-mail" | "slack" | "teams" | "telegram" | "http";
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {{field}} placeholders, nothing else; fields: event, title, summary, count, names, more, group.name, policy.name, step, incident.id, incident.text, incident.state, incident.level, incident.timestamp, incident.time, entity.id, entity.name, entity.path, entity.type. Absent: the type's default. */
+                            templates: {
+                                /** @description e-mail subject, Teams title */
+                                subject?: string;
+                                /** @description the message text (http: the request body) */
+                                body?: string;
+                            };
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/node/api/notification-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message through the channel now
+         * @description Right manage-configuration (reads too: channels and policies are configuration). Answers the outcome (a failed send is 200 with ok false and the error) and records it in the trigger runs (notification "test", entity 0).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            attempts: number;
+                            httpStatus?: number;
+                            error?: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/notification-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Notification policies, by id
+         * @description Right manage-configuration (reads too: channels and policies are configuration). An incident matches when every criterion of match holds (levels: its state; tags: of its entity; objects: its entity is one of them or below one; timeOfDay: now, in the zone). On raised (and on a change to a worse built-in level, Warning < Alarm < Major; and when it is unsuppressed or reopened) each matching enabled policy tells its channels; a suppressed incident tells nothing. Notices of one policy whose entities share their first parent (groupBy parent) or all of them (groupBy policy) within groupWindowMs (default 10000) go out as one message with the count and the first 10 names. repeatMinutes: sent again while active, not cleared, not acknowledged and not suppressed; escalation: after afterMinutes from the first notice while unacknowledged, also tell the step's channels, once per step. Minutes take fractions (0.01 = 0.6 s). notifyOnClear: a notice when a notified incident clears. Every send is recorded in GET /trigger-runs.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            enabled: boolean;
+                            /** @description every criterion given must match; none given matches every incident */
+                            match: {
+                                /** @description incident level ids (the incident state) */
+                                levels?: (string | number)[];
+                                /** @description tag ids: the entity carries one of them */
+                                tags?: string[];
+                                /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                                objects?: string[];
+                                /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                                timeOfDay?: {
+                                    /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                    days?: number[];
+                                    /** @description HH:MM, 24-hour */
+                                    from: string;
+                                    /** @description HH:MM, 24-hour */
+                                    to: string;
+                                    /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                    timeZone: string;
+                                };
+                            };
+                            /** @description channel ids */
+                            channels: string[];
+                            /** @description events of one group within this go out as one message (default 10000) */
+                            groupWindowMs: number;
+                            /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                            groupBy: "parent" | "policy";
+                            repeatMinutes: number | null;
+                            escalation: {
+                                /** @description minutes after the first notice while unacknowledged */
+                                afterMinutes: number;
+                                channels: string[];
+                            }[];
+                            notifyOnClear: boolean;
+                            created: number;
+                            updated: number;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a notification policy
+         * @description Right manage-configuration (reads too: channels and policies are configuration). An incident matches when every criterion of match holds (levels: its state; tags: of its entity; objects: its entity is one of them or below one; timeOfDay: now, in the zone). On raised (and on a change to a worse built-in level, Warning < Alarm < Major; and when it is unsuppressed or reopened) each matching enabled policy tells its channels; a suppressed incident tells nothing. Notices of one policy whose entities share their first parent (groupBy parent) or all of them (groupBy policy) within groupWindowMs (default 10000) go out as one message with the count and the first 10 names. repeatMinutes: sent again while active, not cleared, not acknowledged and not suppressed; escalation: after afterMinutes from the first notice while unacknowledged, also tell the step's channels, once per step. Minutes take fractions (0.01 = 0.6 s). notifyOnClear: a notice when a notified incident clears. Every send is recorded in GET /trigger-runs.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description channel ids */
+                        channels: string[];
+                        enabled?: boolean;
+                        /** @description every criterion given must match; none given matches every incident */
+                        match?: {
+                            /** @description incident level ids (the incident state) */
+                            levels?: (string | number)[];
+                            /** @description tag ids: the entity carries one of them */
+                            tags?: string[];
+                            /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                            objects?: string[];
+                            /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                            timeOfDay?: {
+                                /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                days?: number[];
+                                /** @description HH:MM, 24-hour */
+                                from: string;
+                                /** @description HH:MM, 24-hour */
+                                to: string;
+                                /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                timeZone: string;
+                            };
+                        };
+                        /** @description events of one group within this go out as one message (default 10000) */
+                        groupWindowMs?: number;
+                        /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                        groupBy?: "parent" | "policy";
+                        repeatMinutes?: number | null;
+                        escalation?: {
+                            /** @description minutes after the first notice while unacknowledged */
+                            afterMinutes: number;
+                            channels: string[];
+                        }[];
+                        notifyOnClear?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            enabled: boolean;
+                            /** @description every criterion given must match; none given matches every incident */
+                            match: {
+                                /** @description incident level ids (the incident state) */
+                                levels?: (string | number)[];
+                                /** @description tag ids: the entity carries one of them */
+                                tags?: string[];
+                                /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                                objects?: string[];
+                                /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                                timeOfDay?: {
+                                    /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                    days?: number[];
+                                    /** @description HH:MM, 24-hour */
+                                    from: string;
+                                    /** @description HH:MM, 24-hour */
+                                    to: string;
+                                    /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                    timeZone: string;
+                                };
+                            };
+                            /** @description channel ids */
+                            channels: string[];
+                            /** @description events of one group within this go out as one message (default 10000) */
+                            groupWindowMs: number;
+                            /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                            groupBy: "parent" | "policy";
+                            repeatMinutes: number | null;
+                            escalation: {
+                                /** @description minutes after the first notice while unacknowledged */
+                                afterMinutes: number;
+                                channels: string[];
+                            }[];
+                            notifyOnClear: boolean;
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/notification-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One notification policy
+         * @description Right manage-configuration (reads too: channels and policies are configuration).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            enabled: boolean;
+                            /** @description every criterion given must match; none given matches every incident */
+                            match: {
+                                /** @description incident level ids (the incident state) */
+                                levels?: (string | number)[];
+                                /** @description tag ids: the entity carries one of them */
+                                tags?: string[];
+                                /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                                objects?: string[];
+                                /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                                timeOfDay?: {
+                                    /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                    days?: number[];
+                                    /** @description HH:MM, 24-hour */
+                                    from: string;
+                                    /** @description HH:MM, 24-hour */
+                                    to: string;
+                                    /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                    timeZone: string;
+                                };
+                            };
+                            /** @description channel ids */
+                            channels: string[];
+                            /** @description events of one group within this go out as one message (default 10000) */
+                            groupWindowMs: number;
+                            /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                            groupBy: "parent" | "policy";
+                            repeatMinutes: number | null;
+                            escalation: {
+                                /** @description minutes after the first notice while unacknowledged */
+                                afterMinutes: number;
+                                channels: string[];
+                            }[];
+                            notifyOnClear: boolean;
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification policy
+         * @description Right manage-configuration (reads too: channels and policies are configuration). Its pending repeats and escalations end.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a notification policy
+         * @description Right manage-configuration (reads too: channels and policies are configuration). An incident matches when every criterion of match holds (levels: its state; tags: of its entity; objects: its entity is one of them or below one; timeOfDay: now, in the zone). On raised (and on a change to a worse built-in level, Warning < Alarm < Major; and when it is unsuppressed or reopened) each matching enabled policy tells its channels; a suppressed incident tells nothing. Notices of one policy whose entities share their first parent (groupBy parent) or all of them (groupBy policy) within groupWindowMs (default 10000) go out as one message with the count and the first 10 names. repeatMinutes: sent again while active, not cleared, not acknowledged and not suppressed; escalation: after afterMinutes from the first notice while unacknowledged, also tell the step's channels, once per step. Minutes take fractions (0.01 = 0.6 s). notifyOnClear: a notice when a notified incident clears. Every send is recorded in GET /trigger-runs.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description channel ids */
+                        channels?: string[];
+                        enabled?: boolean;
+                        /** @description every criterion given must match; none given matches every incident */
+                        match?: {
+                            /** @description incident level ids (the incident state) */
+                            levels?: (string | number)[];
+                            /** @description tag ids: the entity carries one of them */
+                            tags?: string[];
+                            /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                            objects?: string[];
+                            /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                            timeOfDay?: {
+                                /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                days?: number[];
+                                /** @description HH:MM, 24-hour */
+                                from: string;
+                                /** @description HH:MM, 24-hour */
+                                to: string;
+                                /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                timeZone: string;
+                            };
+                        };
+                        /** @description events of one group within this go out as one message (default 10000) */
+                        groupWindowMs?: number;
+                        /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                        groupBy?: "parent" | "policy";
+                        repeatMinutes?: number | null;
+                        escalation?: {
+                            /** @description minutes after the first notice while unacknowledged */
+                            afterMinutes: number;
+                            channels: string[];
+                        }[];
+                        notifyOnClear?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            enabled: boolean;
+                            /** @description every criterion given must match; none given matches every incident */
+                            match: {
+                                /** @description incident level ids (the incident state) */
+                                levels?: (string | number)[];
+                                /** @description tag ids: the entity carries one of them */
+                                tags?: string[];
+                                /** @description object ids: the entity is one of them or below one (a link: filed under one) */
+                                objects?: string[];
+                                /** @description from inclusive, to exclusive; from after to spans midnight (the day is the one the window began on) */
+                                timeOfDay?: {
+                                    /** @description ISO days, 1 Monday … 7 Sunday (absent: every day) */
+                                    days?: number[];
+                                    /** @description HH:MM, 24-hour */
+                                    from: string;
+                                    /** @description HH:MM, 24-hour */
+                                    to: string;
+                                    /** @description IANA zone, e.g. Europe/Paris or UTC */
+                                    timeZone: string;
+                                };
+                            };
+                            /** @description channel ids */
+                            channels: string[];
+                            /** @description events of one group within this go out as one message (default 10000) */
+                            groupWindowMs: number;
+                            /** @description parent (default): incidents whose entities share their first parent; policy: all the policy's incidents */
+                            groupBy: "parent" | "policy";
+                            repeatMinutes: number | null;
+                            escalation: {
+                                /** @description minutes after the first notice while unacknowledged */
+                                afterMinutes: number;
+                                channels: string[];
+                            }[];
+                            notifyOnClear: boolean;
+                            created: number;
+                            updated: number;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/node/api/event-log": {

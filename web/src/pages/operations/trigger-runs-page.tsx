@@ -1,7 +1,9 @@
 // Trigger runs (route /admin/trigger-runs, right manage-configuration): every fire of every
 // state trigger (GET /trigger-runs), newest first, filtered by start time and outcome, paged.
 // Each run says when, for which entity, what trigger (webhook URL or recipients), the state
-// change that fired it, how it ended, why it failed and after how many attempts.
+// change that fired it, how it ended, why it failed and after how many attempts. Notification
+// sends (notification channels and policies) are listed too: what they were about (raised,
+// repeat, escalation...), the incident and how many incidents the message stood for.
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, data } from '../../api/client';
@@ -19,6 +21,7 @@ import './operations.css';
 const ENTITY_OBJECT = 1;
 
 function EntityCell({ run }: { run: TriggerRun }) {
+  if (run.notification === 'test') return <span className="muted">test message</span>;
   // Only objects have a page of their own in the UI; a link is named as text.
   if (run.entityType === ENTITY_OBJECT) return <Link href={`/objects/${run.entityId}`}>{run.entityName}</Link>;
   return <span>{run.entityName} <span className="muted">(link {run.entityId})</span></span>;
@@ -37,12 +40,17 @@ const COLUMNS: Column<TriggerRun>[] = [
     header: 'Trigger',
     cell: (r) => (
       <>
-        {r.type} #{r.triggerIndex + 1}
+        {r.notification ? `${r.type} notification: ${r.notification}${(r.incidentCount ?? 1) > 1 ? ` (${r.incidentCount} incidents)` : ''}` : `${r.type} #${r.triggerIndex + 1}`}
         <div className="muted ops-error">{r.target}</div>
       </>
     ),
   },
-  { key: 'change', header: 'State change', cellClassName: () => 'ops-nowrap', cell: (r) => <><StateBadge stateId={r.previousStateId} /> → <StateBadge stateId={r.stateId} /></> },
+  {
+    key: 'change',
+    header: 'State change',
+    cellClassName: () => 'ops-nowrap',
+    cell: (r) => (r.notification ? (r.incidentId ? <>incident {r.incidentId}</> : <span className="muted">—</span>) : <><StateBadge stateId={r.previousStateId} /> → <StateBadge stateId={r.stateId} /></>),
+  },
   { key: 'outcome', header: 'Outcome', cell: (r) => <Outcome run={r} /> },
   { key: 'error', header: 'Error', cellClassName: () => 'ops-error', cell: (r) => r.error ?? <span className="muted">—</span> },
   { key: 'attempts', header: 'Attempts', className: 'ops-num', cell: (r) => r.attempts },
