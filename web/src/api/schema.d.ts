@@ -5171,6 +5171,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -5283,6 +5291,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -5398,6 +5414,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -5460,7 +5484,152 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.
-         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body, or JSON {message?, until?, sticky?}: the message is recorded and added as a comment; at `until` (ms, in the future, at most a year ahead) the acknowledgement is dropped; sticky (default true) keeps it through level changes, not sticky drops it when the engine raises a worse level (by level priority). Answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description optional; an empty body acknowledges as the base spec does (sticky, no expiry) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description recorded with the acknowledgement and added as a comment */
+                        message?: string;
+                        /** @description ms; the acknowledgement is dropped at that time (recorded as unacknowledged, reason expired) */
+                        until?: number;
+                        /** @description default true: kept through level changes; false: a worse level raised by the engine drops it */
+                        sticky?: boolean;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/level": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the level by hand (recorded as level-changed)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Not to 3 Cleared (400: clear instead); 409 when the incident is cleared. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description incident level id (not 3 Cleared: clear the incident instead) */
+                        state: string | number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/suppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suppress until a time (suppression kind manual): it notifies nobody until then, whatever maintenance or dependencies say
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). `until` in the future, at most a year ahead (400 otherwise); 409 when cleared. Published as 'suppressed'; at `until` the suppressors decide again. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description ms; in the future, at most a year ahead */
+                        until: number;
+                        /** @description recorded with the action */
+                        message?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/unsuppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a manual suppression now (the suppressors then decide again)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Nothing to do when not suppressed; 409 when suppressed by maintenance or a dependency (that ends with its cause). Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -5577,6 +5746,45 @@ export interface paths {
         put?: never;
         /**
          * Clear and move to history at once (id and comments kept)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close: clear and move to history at once, recorded as closed (the same as clear-remove)
          * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
@@ -5754,6 +5962,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/incidents/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to an active incident, by whom and when, newest first
+         * @description Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            incidentId: string;
+                            /** @description raised, level-changed, acknowledged, unacknowledged, suppressed, unsuppressed, cleared, reopened, closed */
+                            action: string;
+                            /** @description who; null: the engine or the server (an expiry, a suppressor) */
+                            userId: string | null;
+                            timestamp: number;
+                            /** @description level-changed {by: engine|hand, from, to}; acknowledged {message, until, sticky}; unacknowledged {reason: hand|expired|worse-level, acknowledgedBy}; suppressed (the suppression); unsuppressed {was}; raised {level, type, suppression?}; cleared/reopened {by} */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incident-history/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to an incident in history, by whom and when, newest first
+         * @description Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            incidentId: string;
+                            /** @description raised, level-changed, acknowledged, unacknowledged, suppressed, unsuppressed, cleared, reopened, closed */
+                            action: string;
+                            /** @description who; null: the engine or the server (an expiry, a suppressor) */
+                            userId: string | null;
+                            timestamp: number;
+                            /** @description level-changed {by: engine|hand, from, to}; acknowledged {message, until, sticky}; unacknowledged {reason: hand|expired|worse-level, acknowledgedBy}; suppressed (the suppression); unsuppressed {was}; raised {level, type, suppression?}; cleared/reopened {by} */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/incident-history": {
         parameters: {
             query?: never;
@@ -5831,6 +6151,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -5948,6 +6276,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6076,6 +6412,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6103,6 +6441,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                        priority?: number;
                         ui: {
                             colors: {
                                 /** @description #RRGGBB */
@@ -6122,6 +6462,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6167,6 +6509,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6207,7 +6551,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename or recolour an incident level
+         * Rename, recolour or reorder (priority) an incident level
          * @description Right manage-configuration.
          */
         patch: {
@@ -6223,6 +6567,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                        priority?: number;
                         ui?: {
                             colors: {
                                 /** @description #RRGGBB */
@@ -6242,6 +6588,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6253,6 +6601,222 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/node/api/objects/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Only the entities the caller can see are listed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace what the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Unknown or hidden entities, the entity itself or an unknown level answer 400. Right modify-objects/manage-objects (links: modify-links/manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dependsOn?: (string | number)[];
+                        parents?: boolean;
+                        minLevel?: (string | number) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the declared dependencies (parents count again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/links/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Only the entities the caller can see are listed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace what the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Unknown or hidden entities, the entity itself or an unknown level answer 400. Right modify-objects/manage-objects (links: modify-links/manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dependsOn?: (string | number)[];
+                        parents?: boolean;
+                        minLevel?: (string | number) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the declared dependencies (parents count again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/node/api/events/stream": {
@@ -10326,6 +10890,14 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description present only while acknowledged (with acknowledgedBy) */
+                acknowledgement?: {
+                    message?: string;
+                    /** @description ms; the acknowledgement is dropped then */
+                    until?: number;
+                    /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                    sticky: boolean;
+                };
                 /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                 suppression?: {
                     /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -10444,6 +11016,14 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description present only while acknowledged (with acknowledgedBy) */
+                acknowledgement?: {
+                    message?: string;
+                    /** @description ms; the acknowledgement is dropped then */
+                    until?: number;
+                    /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                    sticky: boolean;
+                };
                 /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                 suppression?: {
                     /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
