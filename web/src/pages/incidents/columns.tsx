@@ -34,6 +34,17 @@ function Entity({ i }: { i: Incident }) {
   return i.entityType === 1 ? <Link href={`/objects/${i.entityId}`}>{name}</Link> : <span>{name}</span>;
 }
 
+/** Why a suppressed incident notifies nobody: its maintenance window, its root cause, or by hand until a time. */
+export function suppressedWhy(s: NonNullable<Incident['suppression']>): string {
+  if (s.kind === 'maintenance') return `suppressed: maintenance${s.windowName ? ` “${s.windowName}”` : ''}`;
+  if (s.kind === 'dependency') return `suppressed: depends on ${s.rootCause?.entityName ?? 'a cause in trouble'}`;
+  return `suppressed by hand${s.until ? ` until ${formatTime(s.until)}` : ''}`;
+}
+
+function SuppressedWhy({ i }: { i: Incident }) {
+  return i.suppression ? <span className="inc-why">({suppressedWhy(i.suppression)})</span> : null;
+}
+
 export const COLUMNS: readonly Column[] = [
   { id: 'id', label: 'ID', visible: true, render: (i) => i.id },
   {
@@ -50,7 +61,7 @@ export const COLUMNS: readonly Column[] = [
       ),
   },
   { id: 'entityId', label: 'Entity', visible: true, render: (i) => <Entity i={i} /> },
-  { id: 'text', label: 'Text', visible: true, render: (i) => i.text },
+  { id: 'text', label: 'Text', visible: true, render: (i) => (i.suppression ? <>{i.text} <SuppressedWhy i={i} /></> : i.text) },
   { id: 'timestamp', label: 'Raised', visible: true, render: (i) => formatTime(i.timestamp) },
   { id: 'acknowledgedBy', label: 'Acknowledged by', visible: true, render: (i, { userName }) => (i.acknowledgedBy ? userName(i.acknowledgedBy) : '—') },
   { id: 'acknowledgementTimestamp', label: 'Acknowledged at', visible: true, render: (i) => formatTime(i.acknowledgementTimestamp) },
