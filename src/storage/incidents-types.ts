@@ -233,7 +233,7 @@ export interface IncidentsStore {
   /** An incident's actions, newest first. */
   actions(incidentId: string, limit: number, skip: number): Promise<ActionRow[]>;
 
-  /** Adds a comment to an active incident (counting it); undefined when the incident is not active. */
+  /** Adds a comment to an active incident (counting it, recording 'commented' {commentId}); undefined when the incident is not active. */
   addComment(incidentId: string, text: string, author: string, now: number): Promise<{ comment: CommentRow; incident: IncidentRow } | undefined>;
   /** Newest first. */
   comments(incidentId: string, limit: number, skip: number): Promise<CommentRow[]>;

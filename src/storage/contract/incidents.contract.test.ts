@@ -280,6 +280,9 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.equal((await s.get(row.id))?.commentsCount, 3);
     assert.equal((await s.comments(row.id, 10, 0)).length, 3, 'comments stay with the incident in history');
     assert.equal(await s.addComment('999999', 'x', 'amy', 1), undefined);
+    const acts = await s.actions(row.id, 10, 0);
+    assert.deepEqual(acts.map((a) => [a.action, a.userId]), [['commented', 'bob'], ['commented', 'amy'], ['commented', 'amy'], ['raised', null]]);
+    assert.deepEqual(acts[0]!.details, { commentId: second!.comment.id });
   }));
 
   it('suppression: raised with one, set and removed in one call (gone and history rows left out), facts of every active incident', () => withFreshStorage(backend, async (st) => {

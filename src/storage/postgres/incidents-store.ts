@@ -283,6 +283,7 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
         if (!incident) return undefined;
         const comment = (await q.one<CommentDbRow>('INSERT INTO incident_comments (incident_id, text, author, timestamp) VALUES ($1, $2, $3, $4) RETURNING *',
           [Number(incidentId), text, author, now]))!;
+        await record(q, [{ incidentId: Number(incidentId), action: 'commented', userId: author, timestamp: now, details: { commentId: String(comment.id) } }]);
         return { comment: toCommentRecord(comment), incident: toIncidentRecord(incident) };
       });
     },

@@ -231,6 +231,7 @@ export function createSqliteIncidentsStore(db: Database.Database, gate: WriteGat
     const incident = countComment.get(now, Number(incidentId)) as IncidentDbRow | undefined;
     if (!incident) return undefined;
     const comment = insertComment.get(Number(incidentId), text, author, now) as CommentDbRow;
+    record([{ incidentId: Number(incidentId), action: 'commented', userId: author, timestamp: now, details: { commentId: String(comment.id) } }]);
     return { comment: toCommentRecord(comment), incident: toIncidentRecord(incident) };
   });
 
