@@ -69,6 +69,17 @@ describe('parents', () => {
     assert.equal(inc.reason.rootCause.entityId, child);
   });
 
+  it('a group without conditions that shows its child\'s Down is not that child\'s cause', async () => {
+    const group = (await mkObject({ name: `dep-group-${++n}`, parent_id: ['1'] })).id;
+    const child = await watched(group);
+    const sibling = await watched(group);
+    await push('objects', child, 0);
+    assert.equal((await asAdmin('GET', `/objects/${group}`)).body.state_id, 8, 'the group shows Down');
+    assert.equal((await incidentOf(child)).suppression, undefined);
+    await push('objects', sibling, 0);
+    assert.equal((await incidentOf(sibling)).suppression, undefined, 'a sibling\'s Down is no cause either');
+  });
+
   it('three levels: the grandchild names the top cause', async () => {
     const top = await watched('1');
     const mid = await watched(top);

@@ -53,7 +53,8 @@ export function createDependencySuppressor({ catalog, incidents, levels, bus, lo
 
   const index = new DependencyIndex({
     causesOf,
-    ownDown: (id) => (ownStateOf(id) ?? catalog.entity(id)?.state_id) === DOWN_STATE,
+    // No own state in the engine: whatever the entity shows comes from its children, never its own Down.
+    ownDown: (id) => ownStateOf(id) === DOWN_STATE,
     thresholdOf: (id) => levels.priorityOf(docOf(id)?.minLevel ?? defaultMinLevel),
     priorityOf: (level) => levels.priorityOf(level),
   });
