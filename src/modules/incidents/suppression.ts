@@ -3,7 +3,10 @@
 // suppressed and notifies nobody; when what suppressed it ends, the incidents still wrong are
 // "unsuppressed" once, and that is when they notify. Who decides is not this file's business:
 // maintenance and dependencies each register a suppressor; the first one that answers wins.
-// An operator's "suppress until" (kind manual) holds until its time, whatever they say.
+// An operator's "suppress until" (kind manual) holds until its time, whatever they say; it is set
+// and lifted through `setManual`, in the service's queue like every other suppression write, so
+// its timer and its events are the same as a window's. Each write is recorded in the incident's
+// actions by the store (suppressed with the suppression, unsuppressed with what it was).
 import type { Logger } from 'pino';
 import type { IncidentRow, IncidentsStore, Suppression, SuppressionChange, SuppressionFact } from '../../storage/incidents-types.js';
 
