@@ -60,7 +60,7 @@ describe('maintenance page', () => {
     const row = page.locator(`[data-incident="${incident.id}"]`);
     await row.waitFor();
     assert.match(await row.getAttribute('class') ?? '', /inc-suppressed/);
-    await row.getByText(/suppressed \(maintenance: Rack swap until/).waitFor();
+    await row.getByText(/suppressed: maintenance “Rack swap” until/).waitFor();
   });
 
   uiTest('edits a window in place (its objects named) and deletes it', ui, async ({ page, server }) => {

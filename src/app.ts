@@ -24,6 +24,7 @@ import { catalogRoutes } from './modules/catalog/routes.js';
 import type { CatalogServices } from './modules/catalog/catalog-services.js';
 import type { UsersService } from './modules/users/service.js';
 import { incidentsRoutes } from './modules/incidents/routes.js';
+import { dependenciesRoutes } from './modules/dependencies/routes.js';
 import type { IncidentLevelsService } from './modules/incidents/levels-service.js';
 import type { IncidentsService } from './modules/incidents/service.js';
 import { triggersRoutes } from './modules/triggers/routes.js';
@@ -77,6 +78,7 @@ export interface AppDeps {
   probes: Services['probes'];
   agents: Services['agents'];
   docs: Services['docs'];
+  dependencies: Services['dependencies'];
   provisioning: Services['provisioning'];
   metrics: Services['metrics'];
 }
@@ -142,6 +144,7 @@ export async function buildApp(deps: AppDeps) {
       securityLogRoutes(api, { securityLog: deps.securityLog });
       catalogRoutes(api, deps.catalog);
       incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
+      dependenciesRoutes(api, deps.catalog, deps.dependencies);
       const live = liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog, users: deps.users });
       deps.metrics.sources.liveClients = live.clients;
       historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });

@@ -102,6 +102,8 @@ export const ConfigSchema = Obj({
     stateLevels: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.String({ minLength: 1 })),
     /** Cleared incidents move to history after this long. */
     clearedToHistoryMs: Type.Integer({ minimum: 0 }),
+    /** A cause's active incident suppresses its dependants' from this level's priority up (a level id; default 1 Alarm). */
+    dependencies: Type.Optional(Obj({ minLevel: Type.String({ minLength: 1 }) })),
   }),
   mqtt: Obj({
     /** Larger MQTT payloads are refused (logged as an event, not taken as measurements). */
@@ -231,7 +233,7 @@ const DEFAULTS: Config = {
   history: { rawRetentionDays: 30, rollupRetentionDays: 730, checkpointMs: 10_000 },
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
-  incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000 },
+  incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000, dependencies: { minLevel: '1' } },
   mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },

@@ -29,6 +29,8 @@ import type { Storage } from './storage/types.js';
 import { EventBus } from './modules/live/event-bus.js';
 import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
 import { createIncidentsService } from './modules/incidents/service.js';
+import { createDependencySuppressor } from './modules/dependencies/dependency-suppressor.js';
+import { createDependenciesService } from './modules/dependencies/service.js';
 import { createTriggersService } from './modules/triggers/service.js';
 import { createNotificationsService } from './modules/notifications/service.js';
 import { createHistoryService } from './modules/history/history-service.js';
@@ -226,6 +228,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   levels.guardDeletion(classLevelGuard(catalog.catalog));
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   started.add(() => incidents.stop());
+  const dependencies = createDependenciesService({ catalog: catalog.catalog, settings: catalog.settings });
   // Maintenance windows suppress incidents, hold state triggers and may drop measurements.
   const maintenance = createMaintenanceService({ store: storage.maintenance, catalog: catalog.catalog, incidents, clock, logger });
   await maintenance.load();
@@ -248,6 +251,10 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   await notifications.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });
   const data = await createDataServices(config, storage, started, { catalog: catalog.catalog, checks, incidents, bus, clock, logger, metrics, maintenance });
+  const dependencySuppressor = createDependencySuppressor({
+    catalog: catalog.catalog, incidents, levels, bus, logger, defaultMinLevel: config.incidents.dependencies?.minLevel ?? '1', ownStateOf: (id) => data.engine.ownState(id),
+  });
+  started.add(() => dependencySuppressor.stop());
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });
@@ -282,7 +289,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

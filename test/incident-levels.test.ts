@@ -22,8 +22,10 @@ describe('reading levels', () => {
     const res = await asAdmin('GET', '/incident-levels');
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.map((l: any) => [l.id, l.name]), [['1', 'Alarm'], ['2', 'Warning'], ['3', 'Cleared'], ['4', 'Major']]);
+    // Issue 20: higher is worse (Major > Alarm > Warning > Cleared).
+    assert.deepEqual(res.body.map((l: any) => l.priority), [20, 10, 0, 30]);
     for (const l of res.body) {
-      assert.deepEqual(Object.keys(l).sort(), ['id', 'name', 'ui']);
+      assert.deepEqual(Object.keys(l).sort(), ['id', 'name', 'priority', 'ui']);
       assert.match(l.ui.colors.main, /^#[0-9A-Fa-f]{6}$/);
     }
   });
@@ -40,7 +42,7 @@ describe('reading levels', () => {
 describe('creating and changing levels', () => {
   it('POST answers 201 with the level; ids are integer-looking strings after the built-ins', async () => {
     const made = await created('/incident-levels', level('Minor', '#00aa00'));
-    assert.deepEqual(made, { id: '5', name: 'Minor', ui: { colors: { main: '#00aa00' } } });
+    assert.deepEqual(made, { id: '5', name: 'Minor', priority: 20, ui: { colors: { main: '#00aa00' } } });
     assert.deepEqual((await asAdmin('GET', '/incident-levels/5')).body, made);
     assert.equal((await created('/incident-levels', level('Info'))).id, '6');
   });
@@ -66,9 +68,9 @@ describe('creating and changing levels', () => {
     const mine = await created('/incident-levels', level('Patchable'));
     const res = await asAdmin('PATCH', `/incident-levels/${mine.id}`, { name: 'Patched', ui: { colors: { main: '#ABCDEF' } } });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { id: mine.id, name: 'Patched', ui: { colors: { main: '#ABCDEF' } } });
+    assert.deepEqual(res.body, { id: mine.id, name: 'Patched', priority: 20, ui: { colors: { main: '#ABCDEF' } } });
     const colourOnly = await asAdmin('PATCH', '/incident-levels/2', { ui: { colors: { main: '#FF9900' } } });
-    assert.deepEqual(colourOnly.body, { id: '2', name: 'Warning', ui: { colors: { main: '#FF9900' } } });
+    assert.deepEqual(colourOnly.body, { id: '2', name: 'Warning', priority: 10, ui: { colors: { main: '#FF9900' } } });
     assertError(await asAdmin('PATCH', `/incident-levels/${mine.id}`, { ui: { colors: { main: 'blue' } } }), 400, 'BadRequest', /ui\.colors\.main/);
     assertError(await asAdmin('PATCH', '/incident-levels/999', { name: 'x' }), 404, 'ResourceNotFound');
   });

@@ -72,8 +72,10 @@ export interface StateRow {
 }
 
 // statRules: rules for incoming measurements (core/stat-rules); manualState: a manual state's
-// window, one document [ManualWindow] (core/states/manual-window.ts), so it survives a restart.
-export const SETTING_KINDS = ['stateConditions', 'incidentConditions', 'stateTriggers', 'statRules', 'manualState'] as const;
+// window, one document [ManualWindow] (core/states/manual-window.ts), so it survives a restart;
+// dependencies: what the entity's incidents follow from, one document [{dependsOn, parents,
+// minLevel}] (modules/dependencies).
+export const SETTING_KINDS = ['stateConditions', 'incidentConditions', 'stateTriggers', 'statRules', 'manualState', 'dependencies'] as const;
 export type SettingKind = (typeof SETTING_KINDS)[number];
 
 export interface SettingRow {

@@ -52,6 +52,10 @@ export interface IncidentRow {
   historyAt: number | null;
   /** Set while the incident is suppressed. */
   suppression: Suppression | null;
+  /** The acknowledgement's message, expiry and stickiness (null, null, true while none). */
+  ackMessage: string | null;
+  ackUntil: number | null;
+  ackSticky: boolean;
 }
 
 export type NewIncident = Pick<IncidentRow, 'entityId' | 'entityType' | 'type' | 'key' | 'data' | 'state' | 'localTimestamp' | 'reason' | 'text' | 'timestamp'>
@@ -64,6 +68,49 @@ export interface SuppressionFact {
   entityType: number;
   cleared: boolean;
   suppression: Suppression | null;
+  /** The level (lastState: the level while not cleared), for the dependency index. */
+  level: number;
+}
+
+/** What is recorded in an incident's action history (GET /incidents/:id/actions). */
+export const INCIDENT_ACTIONS = [
+  'raised', 'level-changed', 'acknowledged', 'unacknowledged', 'suppressed', 'unsuppressed', 'cleared', 'reopened', 'closed', 'commented',
+] as const;
+export type IncidentActionName = (typeof INCIDENT_ACTIONS)[number];
+
+export interface ActionRow {
+  id: string;
+  incidentId: string;
+  action: IncidentActionName;
+  /** Who did it; null: the engine or the server itself (an expiry, a suppressor). */
+  userId: string | null;
+  timestamp: number;
+  details: Record<string, unknown>;
+}
+
+/** What the store records with a change it makes. */
+export interface ActorRef {
+  userId: string | null;
+}
+
+/** An acknowledgement's extras: a message (also added as a comment), an expiry, stickiness (default true). */
+export interface AckInput {
+  message?: string;
+  until?: number | null;
+  sticky?: boolean;
+}
+
+/** Why an acknowledgement was dropped. */
+export type UnackReason = 'hand' | 'expired' | 'worse-level';
+
+export interface SuppressionChange {
+  id: string;
+  suppression: Suppression | null;
+  /** Who (manual suppress/unsuppress); null or absent: a suppressor or an end. */
+  userId?: string | null;
+  /** The suppression it replaces, recorded with 'unsuppressed'. */
+  was?: Suppression | null;
+  message?: string;
 }
 
 /** One step of an intake batch; `target` names an open incident, or (`ref`) the one raised by an earlier step of the batch. */
@@ -88,6 +135,8 @@ export interface LevelRow {
   name: string;
   color: string;
   builtIn: boolean;
+  /** Higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30; custom levels 20 unless given). */
+  priority: number;
   created: number;
   updated: number;
 }
@@ -120,8 +169,8 @@ export interface IncidentQuery {
 export interface IncidentsStore {
   // Levels: a small table, read whole at start.
   levels(): Promise<LevelRow[]>;
-  createLevel(level: { name: string; color: string }, now: number): Promise<LevelRow>;
-  updateLevel(id: string, changes: { name?: string; color?: string }, now: number): Promise<LevelRow | undefined>;
+  createLevel(level: { name: string; color: string; priority?: number }, now: number): Promise<LevelRow>;
+  updateLevel(id: string, changes: { name?: string; color?: string; priority?: number }, now: number): Promise<LevelRow | undefined>;
   /**
    * Deletes the level unless an active incident has it as state or lastState, as one atomic
    * step against incidents raised meanwhile (by this node or another): 'in use' leaves it.
@@ -134,22 +183,37 @@ export interface IncidentsStore {
   openKeys(): Promise<Array<{ id: string; entityId: string; key: string }>>;
   /** Keys of active incidents that are not cleared (what the engine holds as raised). */
   raisedKeys(): Promise<Array<{ entityId: string; key: string }>>;
-  /** Applies the steps in order in one transaction; per step the record after it, or undefined when it changed nothing. */
+  /**
+   * Applies the steps in order in one transaction; per step the record after it, or undefined
+   * when it changed nothing. Records the actions in the same transaction (one multi-row insert):
+   * raised, level-changed (from → to), reopened, cleared (by the engine: no user), and
+   * unacknowledged (worse-level) where a repeat raised the level of an incident whose
+   * acknowledgement is not sticky to one of higher priority. A plain repeat records nothing.
+   */
   applySignals(ops: SignalOp[], now: number): Promise<Array<IncidentRow | undefined>>;
-  create(incident: NewIncident, now: number): Promise<IncidentRow>;
+  /** Records 'raised' by `by` (a manual incident) in the same transaction. */
+  create(incident: NewIncident, now: number, by?: ActorRef): Promise<IncidentRow>;
   /** Active or in history. */
   get(id: string): Promise<IncidentRow | undefined>;
   find(query: IncidentQuery): Promise<IncidentRow[]>;
 
   // Guarded changes of one active incident: undefined when it is gone or the guard fails
   // (already acknowledged, not acknowledged, already cleared, not cleared).
-  acknowledge(id: string, userId: string, now: number): Promise<IncidentRow | undefined>;
-  unacknowledge(id: string, now: number): Promise<IncidentRow | undefined>;
-  clear(id: string, now: number): Promise<IncidentRow | undefined>;
-  undoClear(id: string, now: number): Promise<IncidentRow | undefined>;
+  // Each records its action (with `by`'s user, null when not given) in the same transaction.
+  /** With a message, also adds it as a comment (counted). */
+  acknowledge(id: string, userId: string, now: number, ack?: AckInput): Promise<IncidentRow | undefined>;
+  unacknowledge(id: string, now: number, by?: ActorRef & { reason?: UnackReason }): Promise<IncidentRow | undefined>;
+  clear(id: string, now: number, by?: ActorRef): Promise<IncidentRow | undefined>;
+  undoClear(id: string, now: number, by?: ActorRef): Promise<IncidentRow | undefined>;
+  /** A new level (state and lastState) for an active, not cleared incident; records level-changed {from, to, by: 'hand'}. */
+  setLevel(id: string, level: number, now: number, by: ActorRef): Promise<IncidentRow | undefined>;
+  /** Drops, recording unacknowledged {reason: 'expired'}, up to `limit` acknowledgements whose `until` is at or before `now`. */
+  expireAcknowledgements(now: number, limit: number): Promise<IncidentRow[]>;
+  /** The earliest acknowledgement expiry among active incidents, if any. */
+  nextAckExpiry(): Promise<number | undefined>;
 
-  /** Clears (if not cleared) and moves to history these active incidents. */
-  moveToHistory(ids: string[], now: number): Promise<IncidentRow[]>;
+  /** Clears (if not cleared) and moves to history these active incidents; with `closedBy`, records 'closed'. */
+  moveToHistory(ids: string[], now: number, closedBy?: ActorRef): Promise<IncidentRow[]>;
   /** Moves to history up to `limit` active incidents cleared at or before `clearedBefore`. */
   sweepCleared(clearedBefore: number, now: number, limit: number): Promise<IncidentRow[]>;
   /** The earliest clearTimestamp among active incidents, if any. */
@@ -159,10 +223,17 @@ export interface IncidentsStore {
 
   /** Every active incident, as a suppression recheck sees it (read once at start). */
   suppressionFacts(): Promise<SuppressionFact[]>;
-  /** Sets (null: removes) the suppression of active incidents in one transaction; the records changed (gone ones left out). */
-  setSuppression(changes: Array<{ id: string; suppression: Suppression | null }>, now: number): Promise<IncidentRow[]>;
+  /**
+   * Sets (null: removes) the suppression of active incidents in one transaction; the records
+   * changed (gone ones left out). Records suppressed (details: the suppression) or
+   * unsuppressed (details: `was`, the one removed) for each, by `userId` (null: a suppressor).
+   */
+  setSuppression(changes: SuppressionChange[], now: number): Promise<IncidentRow[]>;
 
-  /** Adds a comment to an active incident (counting it); undefined when the incident is not active. */
+  /** An incident's actions, newest first. */
+  actions(incidentId: string, limit: number, skip: number): Promise<ActionRow[]>;
+
+  /** Adds a comment to an active incident (counting it, recording 'commented' {commentId}); undefined when the incident is not active. */
   addComment(incidentId: string, text: string, author: string, now: number): Promise<{ comment: CommentRow; incident: IncidentRow } | undefined>;
   /** Newest first. */
   comments(incidentId: string, limit: number, skip: number): Promise<CommentRow[]>;

@@ -12,7 +12,7 @@ import type { CatalogChange, MemEntity } from '../catalog/catalog.js';
 import { rootCause } from './evaluator.js';
 
 /** Documents the conditions do not read: a change to one needs no evaluation. */
-const NOT_READ_BY_CONDITIONS: ReadonlySet<SettingKind> = new Set<SettingKind>(['stateTriggers', 'statRules', 'manualState']);
+const NOT_READ_BY_CONDITIONS: ReadonlySet<SettingKind> = new Set<SettingKind>(['stateTriggers', 'statRules', 'manualState', 'dependencies']);
 
 export interface CatalogFollowerDeps {
   propagation: StatePropagation;

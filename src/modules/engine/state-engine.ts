@@ -116,6 +116,12 @@ export function createStateEngine({ catalog, store, memory: memoryStore, history
   return {
     ...inputs,
 
+    /** The state the entity's own conditions (or a manual state) give it, before propagation from children; undefined when the engine holds none. */
+    ownState(entityId: string): number | undefined {
+      const o = memory.owns.peek(entityId);
+      return o && shownOwn(o);
+    },
+
     /** Loads own states, the durable memory and the propagation from the catalog. */
     async load(): Promise<void> {
       await loadEngineState({ store, incidents, memoryStore, memory, catalog, propagation, history, clock });

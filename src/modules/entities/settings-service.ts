@@ -6,6 +6,7 @@ import { readsSecrets } from '../../core/secrets/mask.js';
 import { validateStatRules } from '../../core/stat-rules/stat-rules.js';
 import { MaskedSecretError, redactTriggers, restoreTriggerSecrets } from '../../core/secrets/trigger-secrets.js';
 import { badRequest, notFound } from '../../errors.js';
+import { validateDependencies } from '../dependencies/dependencies-doc.js';
 import type { CatalogWrite, SettingKind } from '../../storage/catalog-types.js';
 import { type EntityActor, canChange, outsidePermissions, requireAnyRight } from '../catalog/access.js';
 import { auditWrite } from '../catalog/audit.js';
@@ -49,6 +50,7 @@ export function createSettingsService({ catalog, clock, incidentLevels }: {
         : kind === 'incidentConditions' ? validateIncidentConditions(value, incidentLevels())
         : kind === 'statRules' ? validateStatRules(value)
         : kind === 'stateTriggers' ? validateStateTriggers(value, states)
+        : kind === 'dependencies' ? validateDependencies(value, incidentLevels())
         // The manual-state window is the engine's document (PUT .../manual-state), never stored here.
         : badKind(kind);
       return doc;

@@ -9,7 +9,7 @@ import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { withOwners } from './incident-owner.js';
 
-import { commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
+import { actionView, commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
 
 /** A flag as clients spell it in a query: true, "true", "True" (Python) or "1". */
 const flagOn = (flag: boolean | string | undefined): boolean => flag === true || flag === 'true' || flag === 'True' || flag === '1';
@@ -97,6 +97,10 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
     historyGet: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'history')),
 
     /** Comments of an active (or, with scope 'history', a historical) incident, newest first. */
+    async actions(actor: EntityActor, id: string, scope: Scope, paging: Paging) {
+      const row = await visibleRow(actor, id, scope);
+      return (await store.actions(row.id, paging.limit, paging.skip)).map(actionView);
+    },
     async comments(actor: EntityActor, id: string, scope: Scope, paging: Paging) {
       const row = await visibleRow(actor, id, scope);
       if (paging.limit === 0) return [];

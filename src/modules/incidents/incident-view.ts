@@ -6,7 +6,7 @@ import type { Predicate } from '../../core/safe-query.js';
 import { badRequest } from '../../errors.js';
 import { compileFilterParam } from '../../core/input/filter-param.js';
 import type { IncidentOwner } from './incident-owner.js';
-import { INCIDENT_SORT_COLUMNS, type CommentRow, type IncidentRow, type IncidentSortColumn, type Suppression } from '../../storage/incidents-types.js';
+import { INCIDENT_SORT_COLUMNS, type ActionRow, type CommentRow, type IncidentRow, type IncidentSortColumn, type Suppression } from '../../storage/incidents-types.js';
 
 export interface IncidentView {
   id: string;
@@ -23,6 +23,8 @@ export interface IncidentView {
   timestamp: number;
   acknowledgedBy?: string;
   acknowledgementTimestamp?: number;
+  /** Present only while acknowledged: its message, expiry and stickiness. */
+  acknowledgement?: { message?: string; until?: number; sticky: boolean };
   clearTimestamp?: number;
   count: number;
   commentsCount: number;
@@ -53,11 +55,16 @@ export function incidentView(r: IncidentRow): IncidentView {
   if (r.acknowledgedBy !== null) {
     v.acknowledgedBy = r.acknowledgedBy;
     v.acknowledgementTimestamp = r.acknowledgementTimestamp ?? r.updated;
+    v.acknowledgement = { sticky: r.ackSticky };
+    if (r.ackMessage !== null) v.acknowledgement.message = r.ackMessage;
+    if (r.ackUntil !== null) v.acknowledgement.until = r.ackUntil;
   }
   if (r.clearTimestamp !== null) v.clearTimestamp = r.clearTimestamp;
   if (r.suppression !== null) v.suppression = r.suppression;
   return v;
 }
+
+export const actionView = (a: ActionRow) => ({ id: a.id, incidentId: a.incidentId, action: a.action, userId: a.userId, timestamp: a.timestamp, details: a.details });
 
 export const commentView = (c: CommentRow) => ({ id: c.id, incidentId: c.incidentId, text: c.text, author: c.author, timestamp: c.timestamp });
 

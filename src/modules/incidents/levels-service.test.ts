@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { IncidentsStore, LevelRow } from '../../storage/incidents-types.js';
 import { createIncidentLevelsService } from './levels-service.js';
 
-const row = (id: string, name: string): LevelRow => ({ id, name, color: '#000000', builtIn: false, created: 1, updated: 1 });
+const row = (id: string, name: string): LevelRow => ({ id, name, color: '#000000', builtIn: false, priority: 20, created: 1, updated: 1 });
 
 function fakeStore(outcome: 'deleted' | 'in use' | 'missing') {
   const deleted: string[] = [];

@@ -4,6 +4,9 @@
 // A level may not be deleted while something uses it: Cleared always, and whatever the checks
 // registered with `guardDeletion` find (the incidents service registers open incidents,
 // incident conditions and the configured state → level map).
+// Each level has a priority, higher is worse (built-ins: Cleared 0, Warning 10, Alarm 20,
+// Major 30; custom ones 20 unless given): what "a worse level" means for a non-sticky
+// acknowledgement, and the threshold of a dependency's cause.
 import { conflict, notFound } from '../../errors.js';
 import { CLEARED_LEVEL, type IncidentsStore, type LevelRow } from '../../storage/incidents-types.js';
 import { DuplicateKeyError } from '../../storage/types.js';
@@ -13,18 +16,24 @@ import { serialQueue } from '../../core/serial-queue.js';
 export interface LevelView {
   id: string;
   name: string;
+  /** Higher is worse (levels-service header). */
+  priority: number;
   ui: { colors: { main: string } };
 }
 
 export interface LevelInput {
   name?: string;
+  priority?: number;
   ui?: { colors?: { main?: string } };
 }
+
+/** A custom level's priority when none is given: as serious as Alarm. */
+export const DEFAULT_LEVEL_PRIORITY = 20;
 
 /** Answers why the level is in use, or undefined when it is free. */
 export type LevelDeletionGuard = (id: string) => Promise<string | undefined> | string | undefined;
 
-export const levelView = (l: LevelRow): LevelView => ({ id: l.id, name: l.name, ui: { colors: { main: l.color } } });
+export const levelView = (l: LevelRow): LevelView => ({ id: l.id, name: l.name, priority: l.priority, ui: { colors: { main: l.color } } });
 
 export async function createIncidentLevelsService({ store, clock }: { store: IncidentsStore; clock: () => number }) {
   const levels = new Map<string, LevelRow>();
@@ -59,21 +68,23 @@ export async function createIncidentLevelsService({ store, clock }: { store: Inc
     has: (id: string): boolean => ids.has(id),
     list: (): LevelView[] => [...levels.values()].map(levelView),
     get: (id: string): LevelView => levelView(find(id)),
+    /** The level's priority (an unknown level counts as a custom one's default). */
+    priorityOf: (id: string | number): number => levels.get(String(id))?.priority ?? DEFAULT_LEVEL_PRIORITY,
 
     guardDeletion(guard: LevelDeletionGuard): void {
       guards.push(guard);
     },
 
-    create: (input: { name: string; ui: { colors: { main: string } } }) => serial(async () => {
+    create: (input: { name: string; priority?: number; ui: { colors: { main: string } } }) => serial(async () => {
       nameFree(input.name);
-      const row = await store.createLevel({ name: input.name, color: input.ui.colors.main }, clock()).catch((err) => duplicate(err, input.name));
+      const row = await store.createLevel({ name: input.name, color: input.ui.colors.main, priority: input.priority ?? DEFAULT_LEVEL_PRIORITY }, clock()).catch((err) => duplicate(err, input.name));
       return put(row);
     }),
 
     update: (id: string, input: LevelInput) => serial(async () => {
       const old = find(id);
       if (input.name !== undefined) nameFree(input.name, old.id);
-      const row = await store.updateLevel(old.id, { name: input.name, color: input.ui?.colors?.main }, clock()).catch((err) => duplicate(err, input.name));
+      const row = await store.updateLevel(old.id, { name: input.name, color: input.ui?.colors?.main, priority: input.priority }, clock()).catch((err) => duplicate(err, input.name));
       if (!row) throw notFound(`incident level ${id}`);
       return put(row);
     }),

@@ -11,7 +11,7 @@ import type { createAccess } from '../catalog/access.js';
 import { INCIDENT_ACTION_RIGHTS } from '../users/rights.js';
 import type { IncidentLevelsService } from './levels-service.js';
 import {
-  CommentBody, CommentSchema, CreateIncidentBody, HistoryQuery, IncidentListQuery, IncidentParams, IncidentSchema, LevelBody, LevelSchema,
+  AckBody, ActionSchema, SetLevelBody, SuppressBody, CommentBody, CommentSchema, CreateIncidentBody, HistoryQuery, IncidentListQuery, IncidentParams, IncidentSchema, LevelBody, LevelSchema,
   PagingQuery, PatchLevelBody,
 } from './schemas.js';
 import type { IncidentsService } from './service.js';
@@ -49,11 +49,65 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
     config: act,
   }, async (req, reply) => reply.code(201).send(await incidents.create(actor(req), req.body)));
 
+  api.post('/incidents/:id/acknowledge', {
+    schema: {
+      tags,
+      summary: 'Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.',
+      description: `${ACT_RIGHTS} Empty body, or JSON {message?, until?, sticky?}: the message is recorded and added as a comment; at \`until\` (ms, in the future, at most a year ahead) `
+        + 'the acknowledgement is dropped; sticky (default true) keeps it through level changes, not sticky drops it when the engine raises a worse level (by level priority). '
+        + `Answers 204 with no body. ${access}`,
+      params: IncidentParams,
+      body: AckBody,
+      response: Empty,
+    },
+    config: act,
+  }, async (req, reply) => {
+    await incidents.acknowledge(actor(req), req.params.id, req.body);
+    return reply.code(204).send(null);
+  });
+
+  api.post('/incidents/:id/level', {
+    schema: {
+      tags, summary: 'Change the level by hand (recorded as level-changed)', description: `${ACT_RIGHTS} Not to 3 Cleared (400: clear instead); 409 when the incident is cleared. ${access}`,
+      params: IncidentParams, body: SetLevelBody, response: Empty,
+    },
+    config: act,
+  }, async (req, reply) => {
+    await incidents.setLevel(actor(req), req.params.id, req.body.state);
+    return reply.code(204).send(null);
+  });
+
+  api.post('/incidents/:id/suppress', {
+    schema: {
+      tags,
+      summary: 'Suppress until a time (suppression kind manual): it notifies nobody until then, whatever maintenance or dependencies say',
+      description: `${ACT_RIGHTS} \`until\` in the future, at most a year ahead (400 otherwise); 409 when cleared. Published as 'suppressed'; at \`until\` the suppressors decide again. ${access}`,
+      params: IncidentParams, body: SuppressBody, response: Empty,
+    },
+    config: act,
+  }, async (req, reply) => {
+    await incidents.suppress(actor(req), req.params.id, req.body);
+    return reply.code(204).send(null);
+  });
+
+  api.post('/incidents/:id/unsuppress', {
+    schema: {
+      tags,
+      summary: 'End a manual suppression now (the suppressors then decide again)',
+      description: `${ACT_RIGHTS} Nothing to do when not suppressed; 409 when suppressed by maintenance or a dependency (that ends with its cause). ${access}`,
+      params: IncidentParams, response: Empty,
+    },
+    config: act,
+  }, async (req, reply) => {
+    await incidents.unsuppress(actor(req), req.params.id);
+    return reply.code(204).send(null);
+  });
+
   const actions = [
-    { path: 'acknowledge', summary: 'Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.', run: incidents.acknowledge },
     { path: 'unacknowledge', summary: 'Drop the acknowledgement (nothing to do when there is none)', run: incidents.unacknowledge },
     { path: 'clear', summary: 'Clear: state 3 and clearTimestamp; lastState keeps the level. The incident moves to history after the configured time.', run: incidents.clear },
     { path: 'clear-remove', summary: 'Clear and move to history at once (id and comments kept)', run: incidents.clearRemove },
+    { path: 'close', summary: 'Close: clear and move to history at once, recorded as closed (the same as clear-remove)', run: incidents.clearRemove },
     { path: 'undo-clear', summary: 'Undo a clearing: state back to lastState, clearTimestamp removed (409 when not cleared)', run: incidents.undoClear },
   ] as const;
   for (const a of actions) {
@@ -82,6 +136,20 @@ export function incidentsRoutes(api: Api, deps: { incidents: IncidentsService; l
   api.get('/incidents/:id/comments', {
     schema: { tags, summary: 'Comments of an active incident, newest first', description: access, params: IncidentParams, querystring: PagingQuery, response: { 200: Type.Array(CommentSchema) } },
   }, async (req) => incidents.comments(actor(req), req.params.id, paging(req.query)));
+
+  api.get('/incidents/:id/actions', {
+    schema: {
+      tags, summary: 'What was done to an active incident, by whom and when, newest first', description: access, params: IncidentParams, querystring: PagingQuery,
+      response: { 200: Type.Array(ActionSchema) },
+    },
+  }, async (req) => incidents.actions(actor(req), req.params.id, paging(req.query)));
+
+  api.get('/incident-history/:id/actions', {
+    schema: {
+      tags, summary: 'What was done to an incident in history, by whom and when, newest first', description: access, params: IncidentParams, querystring: PagingQuery,
+      response: { 200: Type.Array(ActionSchema) },
+    },
+  }, async (req) => incidents.historyActions(actor(req), req.params.id, paging(req.query)));
 
   api.get('/incident-history', {
     schema: {
@@ -117,7 +185,7 @@ function levelRoutes(api: Api, levels: IncidentLevelsService): void {
   }, async (req, reply) => reply.code(201).send(await levels.create(req.body)));
 
   api.patch('/incident-levels/:id', {
-    schema: { tags, summary: 'Rename or recolour an incident level', description: 'Right manage-configuration.', params: IncidentParams, body: PatchLevelBody, response: { 200: LevelSchema } },
+    schema: { tags, summary: 'Rename, recolour or reorder (priority) an incident level', description: 'Right manage-configuration.', params: IncidentParams, body: PatchLevelBody, response: { 200: LevelSchema } },
     config: { right },
   }, async (req) => levels.update(req.params.id, req.body));
 

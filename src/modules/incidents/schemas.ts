@@ -65,6 +65,11 @@ export const IncidentSchema = Type.Object({
   clearTimestamp: Type.Optional(Type.Integer({ description: 'ms; present once cleared' })),
   count: Type.Integer({ description: 'how many times it was raised (1 at first, +1 for each repeat or reopening)' }),
   commentsCount: Type.Integer(),
+  acknowledgement: Type.Optional(Type.Object({
+    message: Type.Optional(Type.String()),
+    until: Type.Optional(Type.Integer({ description: 'ms; the acknowledgement is dropped then' })),
+    sticky: Type.Boolean({ description: 'true: kept through level changes; false: a worse level (by priority) raised by the engine drops it' }),
+  }, { description: 'present only while acknowledged (with acknowledgedBy)' })),
   suppression: Type.Optional(SuppressionSchema),
   owner: Type.Optional(OwnerSchema),
 });
@@ -114,18 +119,56 @@ export const CommentBody = Type.Union([
 
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
 
+const Priority = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20' });
+
 export const LevelSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
+  priority: Priority,
   ui: Type.Object({ colors: Type.Object({ main: Type.String({ description: '#RRGGBB' }) }) }),
 });
 
 export const LevelBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 256 }),
+  priority: Type.Optional(Priority),
   ui: Type.Object({ colors: Type.Object({ main: Color }) }),
 });
 
 export const PatchLevelBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  priority: Type.Optional(Priority),
   ui: Type.Optional(Type.Object({ colors: Type.Object({ main: Color }) })),
+});
+
+/** The furthest ahead `until` may be given (a year and a day, the service checks against now). */
+const Until = Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'ms; in the future, at most a year ahead' });
+
+export const AckBody = Type.Union([
+  Type.Object({
+    message: Type.Optional(Type.String({ maxLength: MAX_COMMENT_LENGTH, description: 'recorded with the acknowledgement and added as a comment' })),
+    until: Type.Optional({ ...Until, description: 'ms; the acknowledgement is dropped at that time (recorded as unacknowledged, reason expired)' }),
+    sticky: Type.Optional(Type.Boolean({ description: 'default true: kept through level changes; false: a worse level raised by the engine drops it' })),
+  }, { additionalProperties: false }),
+  Type.Null(),
+], { description: 'optional; an empty body acknowledges as the base spec does (sticky, no expiry)' });
+
+export const SetLevelBody = Type.Object({
+  state: Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0 })], { description: 'incident level id (not 3 Cleared: clear the incident instead)' }),
+});
+
+export const SuppressBody = Type.Object({
+  until: Until,
+  message: Type.Optional(Type.String({ maxLength: MAX_COMMENT_LENGTH, description: 'recorded with the action' })),
+});
+
+export const ActionSchema = Type.Object({
+  id: Type.String(),
+  incidentId: Type.String(),
+  action: Type.String({ description: 'raised, level-changed, acknowledged, unacknowledged, suppressed, unsuppressed, cleared, reopened, closed' }),
+  userId: Type.Union([Type.String(), Type.Null()], { description: 'who; null: the engine or the server (an expiry, a suppressor)' }),
+  timestamp: Type.Integer(),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'level-changed {by: engine|hand, from, to}; acknowledged {message, until, sticky}; unacknowledged {reason: hand|expired|worse-level, acknowledgedBy}; '
+      + 'suppressed (the suppression); unsuppressed {was}; raised {level, type, suppression?}; cleared/reopened {by}',
+  }),
 });

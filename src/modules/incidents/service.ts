@@ -6,6 +6,12 @@
 // Rights: every operation needs the incident's entity to be visible to the caller (404
 // otherwise, as if absent); acting on an incident (acknowledge, clear, comment, raise by hand)
 // needs nothing more, as an operator who sees a problem is the one expected to handle it.
+//
+// Lifecycle (issue 20): an acknowledgement may carry a message, an expiry (ack-expiry.ts) and
+// stickiness; a non-sticky one is dropped when the engine raises the level to a worse one (by
+// level priority, in the store's batch). Levels can be changed by hand, incidents suppressed by
+// hand until a time (suppression.ts, kind manual) and closed. Every action is recorded in the
+// incident's history (incident_actions) by the store, in the change's transaction.
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -14,6 +20,7 @@ import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { idOf } from '../entities/entity-input.js';
 import type { EventBus, IncidentEvent } from '../live/event-bus.js';
+import { createAckExpiry } from './ack-expiry.js';
 import { createHistorySweeper } from './history-sweeper.js';
 import { createIncidentReads } from './incident-reads.js';
 import type { IncidentSignal } from './incident-signal.js';
@@ -41,6 +48,22 @@ export const MANUAL_REASON_CODE = 13;
 export const MAX_COMMENT_LENGTH = 10_000;
 /** The level an active signal raises when it names a level that does not exist (never dropped). */
 const FALLBACK_LEVEL = 1;
+/** The furthest ahead an acknowledgement's expiry or a manual suppression may end. */
+export const MAX_HOLD_MS = 366 * 24 * 3_600_000;
+
+/** POST /incidents/:id/acknowledge's optional body. Sticky by default: a base-spec acknowledgement never lapses by itself. */
+export interface AckBody {
+  message?: string;
+  until?: number;
+  sticky?: boolean;
+}
+
+/** `until` of an acknowledgement or a manual suppression: in the future, at most MAX_HOLD_MS ahead. */
+function holdUntil(until: number, now: number): number {
+  if (until <= now) throw badRequest(`until: ${until} is not in the future (now ${now})`);
+  if (until > now + MAX_HOLD_MS) throw badRequest(`until: at most ${MAX_HOLD_MS} ms (a year) ahead`);
+  return until;
+}
 
 export interface ManualIncidentInput {
   entityId: string | number;
@@ -90,6 +113,9 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
 
   const sweeper = createHistorySweeper({ store, clock, logger, delayMs: settings.clearedToHistoryMs, serial, onMoved: moved });
   await sweeper.start();
+
+  const ackExpiry = createAckExpiry({ store, clock, logger, serial, onExpired: (rows) => rows.forEach((r) => publish('unacknowledged', r)) });
+  await ackExpiry.start();
 
   catalog.onDeleted((ids) => {
     serial(async () => moved(await store.closeForEntities(ids, clock()))).catch((err: unknown) =>
@@ -157,6 +183,8 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
      */
     recheckSuppression: (entityIds?: Iterable<string>) => suppression.recheck(entityIds),
     suppressionCounts: () => suppression.counts(),
+    /** Every active incident as the suppression keeper holds it (for the dependency index at start). */
+    activeFacts: () => suppression.facts(),
 
     list: reads.list,
     get: reads.get,
@@ -187,30 +215,78 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
         text: input.text,
         timestamp: now,
         suppression: suppression.decide({ entityId: entity.id, entityType: entity.entityType }) ?? null,
-      }, now);
+      }, now, { userId: actor.userId });
       suppression.track(row);
       publish('raised', row);
       return incidentView(row);
     },
 
-    /** Marks the incident as taken by the actor. Acknowledging an acknowledged incident keeps the first acknowledgement. */
-    async acknowledge(actor: EntityActor, id: string): Promise<void> {
+    /**
+     * Marks the incident as taken by the actor, with an optional message (also a comment),
+     * expiry and stickiness (default sticky). Acknowledging an acknowledged incident keeps the
+     * first acknowledgement.
+     */
+    async acknowledge(actor: EntityActor, id: string, body?: AckBody | null): Promise<void> {
       const row = await activeRow(actor, id);
-      const changed = await store.acknowledge(row.id, actor.userId, clock());
-      if (changed) publish('acknowledged', changed);
+      const now = clock();
+      const ack = body ?? {};
+      if (ack.message !== undefined && ack.message.length > MAX_COMMENT_LENGTH) throw badRequest(`message: at most ${MAX_COMMENT_LENGTH} characters`);
+      const until = ack.until === undefined ? undefined : holdUntil(ack.until, now);
+      const message = ack.message === undefined || ack.message.trim() === '' ? undefined : ack.message;
+      const changed = await store.acknowledge(row.id, actor.userId, now, { message, until, sticky: ack.sticky });
+      if (!changed) return;
+      publish('acknowledged', changed);
+      if (until !== undefined) ackExpiry.schedule(until);
     },
 
     /** Drops the acknowledgement (whoever made it); nothing to do when there is none. */
     async unacknowledge(actor: EntityActor, id: string): Promise<void> {
       const row = await activeRow(actor, id);
-      const changed = await store.unacknowledge(row.id, clock());
+      const changed = await store.unacknowledge(row.id, clock(), { userId: actor.userId, reason: 'hand' });
       if (changed) publish('unacknowledged', changed);
     },
+
+    /** Drops the acknowledgements whose expiry has come (the timer does it too; a test clock moved ahead needs this). */
+    expireAcknowledgements: () => ackExpiry.expire(),
+
+    /** A new level by hand (not 3 Cleared: that is clear); 409 when the incident is cleared. */
+    async setLevel(actor: EntityActor, id: string, state: string | number): Promise<void> {
+      const row = await activeRow(actor, id);
+      const level = idOf(state);
+      if (level === undefined || !levels.has(level)) throw badRequest(`state: unknown incident level ${JSON.stringify(state)}`);
+      if (Number(level) === CLEARED_LEVEL) throw badRequest(`state: level ${CLEARED_LEVEL} (Cleared) is set by clearing the incident (POST /incidents/${id}/clear)`);
+      if (row.clearTimestamp !== null) throw conflict(`incident ${id} is cleared; undo the clearing first`);
+      const changed = await serial(() => store.setLevel(row.id, Number(level), clock(), { userId: actor.userId }));
+      if (!changed) throw conflict(`incident ${id} is cleared or gone`);
+      suppression.track(changed);
+      publish('changed', changed);
+    },
+
+    /** Suppresses the incident by hand until a time (kind manual): it notifies nobody until then, whatever the suppressors say. */
+    async suppress(actor: EntityActor, id: string, body: { until: number; message?: string }): Promise<void> {
+      const row = await activeRow(actor, id);
+      if (row.clearTimestamp !== null) throw conflict(`incident ${id} is cleared`);
+      const until = holdUntil(body.until, clock());
+      const done = await suppression.setManual(row.id, { kind: 'manual', until, userId: actor.userId }, actor.userId, body.message);
+      if (!done) throw conflict(`incident ${id} is cleared or gone`);
+    },
+
+    /** Ends a manual suppression (the suppressors then decide again); 409 when another kind holds it (it ends with its cause). */
+    async unsuppress(actor: EntityActor, id: string): Promise<void> {
+      const row = await activeRow(actor, id);
+      const now = suppression.fact(row.id)?.suppression ?? row.suppression;
+      if (now && now.kind !== 'manual') throw conflict(`incident ${id} is suppressed by ${now.kind}${now.windowName ? ` (${now.windowName})` : ''}; that ends with its cause`);
+      if (!now) return;
+      await suppression.setManual(row.id, null, actor.userId);
+    },
+
+    actions: (actor: EntityActor, id: string, paging: { limit: number; skip: number }) => reads.actions(actor, id, 'active', paging),
+    historyActions: (actor: EntityActor, id: string, paging: { limit: number; skip: number }) => reads.actions(actor, id, 'history', paging),
 
     /** State 3 Cleared with clearTimestamp; lastState keeps the level. Clearing twice changes nothing. */
     async clear(actor: EntityActor, id: string): Promise<void> {
       const row = await activeRow(actor, id);
-      const changed = await store.clear(row.id, clock());
+      const changed = await store.clear(row.id, clock(), { userId: actor.userId });
       if (!changed) return;
       suppression.track(changed);
       sweeper.schedule(changed.clearTimestamp!);
@@ -220,7 +296,7 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
     /** Back to lastState; 409 when the incident is not cleared. */
     async undoClear(actor: EntityActor, id: string): Promise<void> {
       const row = await activeRow(actor, id);
-      const changed = row.clearTimestamp === null ? undefined : await store.undoClear(row.id, clock());
+      const changed = row.clearTimestamp === null ? undefined : await store.undoClear(row.id, clock(), { userId: actor.userId });
       if (!changed) throw conflict(`incident ${id} is not cleared`);
       suppression.track(changed);
       publish('undo-clear', changed);
@@ -228,10 +304,10 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
       await suppression.recheck([changed.entityId]);
     },
 
-    /** Clears (if needed) and moves the incident to history at once. */
+    /** Clears (if needed) and moves the incident to history at once, recorded as closed (clear-remove and close). */
     async clearRemove(actor: EntityActor, id: string): Promise<void> {
       const row = await activeRow(actor, id);
-      await serial(async () => moved(await store.moveToHistory([row.id], clock())));
+      await serial(async () => moved(await store.moveToHistory([row.id], clock(), { userId: actor.userId })));
     },
 
     async comment(actor: EntityActor, id: string, body: unknown) {
@@ -249,6 +325,7 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
     /** Stops timers and waits for work in progress; called on shutdown. */
     async stop(): Promise<void> {
       sweeper.stop();
+      ackExpiry.stop();
       suppression.stop();
       await serial(async () => undefined);
     },

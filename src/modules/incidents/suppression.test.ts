@@ -152,6 +152,28 @@ describe('suppression', () => {
     assert.deepEqual(actions(), [['unsuppressed', web]]);
   });
 
+  it('a manual suppression holds whatever the suppressors say; unsuppressing by hand lets them decide again', async () => {
+    await service.signals([signal({})]);
+    const [inc] = await active();
+    events = [];
+    await service.suppress(admin, inc!.id, { until: now + 60_000, message: 'known' });
+    assert.deepEqual((await active())[0]!.suppression, { kind: 'manual', until: now + 60_000, userId: '1' });
+    await service.recheckSuppression();
+    assert.equal((await active())[0]!.suppression?.kind, 'manual', 'a recheck leaves it');
+    answers.set(web, windowOf(null));
+    await service.unsuppress(admin, inc!.id);
+    assert.deepEqual((await active())[0]!.suppression, windowOf(null), 'the suppressor answers at once');
+    assert.deepEqual(actions(), [['suppressed', web], ['suppressed', web]]);
+    await assert.rejects(service.unsuppress(admin, inc!.id), /maintenance/, 'a window is not lifted by hand');
+    answers.delete(web);
+    await service.recheckSuppression();
+    await service.suppress(admin, inc!.id, { until: now + 1000 });
+    events = [];
+    await service.unsuppress(admin, inc!.id);
+    assert.deepEqual(actions(), [['unsuppressed', web]]);
+    await assert.rejects(service.suppress(admin, inc!.id, { until: now - 1 }), /until/);
+  });
+
   it('sameSuppression compares what downstream can tell apart', () => {
     assert.ok(sameSuppression(null, undefined));
     assert.ok(sameSuppression(windowOf(1), windowOf(1)));

@@ -3,9 +3,12 @@
 // suppressed and notifies nobody; when what suppressed it ends, the incidents still wrong are
 // "unsuppressed" once, and that is when they notify. Who decides is not this file's business:
 // maintenance and dependencies each register a suppressor; the first one that answers wins.
-// An operator's "suppress until" (kind manual) holds until its time, whatever they say.
+// An operator's "suppress until" (kind manual) holds until its time, whatever they say; it is set
+// and lifted through `setManual`, in the service's queue like every other suppression write, so
+// its timer and its events are the same as a window's. Each write is recorded in the incident's
+// actions by the store (suppressed with the suppression, unsuppressed with what it was).
 import type { Logger } from 'pino';
-import type { IncidentRow, IncidentsStore, Suppression, SuppressionFact } from '../../storage/incidents-types.js';
+import type { IncidentRow, IncidentsStore, Suppression, SuppressionChange, SuppressionFact } from '../../storage/incidents-types.js';
 
 /** Whether the entity's incidents are to be suppressed now, and why. */
 export type Suppressor = (entity: { entityId: string; entityType: number }, now: number) => Suppression | undefined;
@@ -76,12 +79,18 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
   /** Brings the given incidents (all active ones by default) to the suppression they should have; call inside `serial`. */
   async function reconcile(facts: Iterable<SuppressionFact>): Promise<void> {
     const now = clock();
-    const changes: Array<{ id: string; suppression: Suppression | null }> = [];
+    const changes: SuppressionChange[] = [];
     for (const f of facts) {
       if (f.cleared) continue;
       const want = wanted(f, now);
-      if (!sameSuppression(want, f.suppression)) changes.push({ id: f.id, suppression: want });
+      if (!sameSuppression(want, f.suppression)) changes.push({ id: f.id, suppression: want, was: f.suppression });
     }
+    await write(changes, now);
+    arm(now);
+  }
+
+  /** Writes suppression changes (in chunks), follows and announces the records changed. */
+  async function write(changes: SuppressionChange[], now: number): Promise<void> {
     for (let i = 0; i < changes.length; i += WRITE_CHUNK) {
       for (const row of await store.setSuppression(changes.slice(i, i + WRITE_CHUNK), now)) {
         const before = live.get(row.id)?.suppression ?? null;
@@ -90,12 +99,11 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
         if (before && !row.suppression) logger.debug({ incident: row.id }, 'incident unsuppressed');
       }
     }
-    arm(now);
   }
 
   function track(row: IncidentRow): void {
     if (row.historyAt !== null) live.delete(row.id);
-    else live.set(row.id, { id: row.id, entityId: row.entityId, entityType: row.entityType, cleared: row.clearTimestamp !== null, suppression: row.suppression });
+    else live.set(row.id, { id: row.id, entityId: row.entityId, entityType: row.entityType, cleared: row.clearTimestamp !== null, suppression: row.suppression, level: row.lastState });
     // An end sooner than the one the timer waits for (a suppressed raise).
     const until = row.suppression?.until;
     if (row.historyAt === null && until !== null && until !== undefined && until < timerAt) arm(clock());
@@ -127,6 +135,30 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
     /** After a batch of the engine's signals: the records it touched, decided again. Inside `serial`. */
     settle: (rows: IncidentRow[]) => reconcile(rows.filter((r) => r.historyAt === null).map((r) => live.get(r.id)!).filter(Boolean)),
     recheck,
+    /**
+     * An operator's "suppress until" (kind manual) on an active, not cleared incident, or
+     * (null) its removal, after which the suppressors decide again. Answers false when the
+     * incident is not active (gone meanwhile) or cleared. Runs in `serial`.
+     */
+    setManual(id: string, manual: Suppression | null, userId: string, message?: string): Promise<boolean> {
+      return serial(async () => {
+        const f = live.get(id);
+        if (!f || f.cleared) return false;
+        const now = clock();
+        if (manual) {
+          await write([{ id, suppression: manual, was: f.suppression, userId, ...(message === undefined ? {} : { message }) }], now);
+        } else if (f.suppression?.kind === 'manual') {
+          const want = decide(f, now) ?? null;
+          await write([{ id, suppression: want, was: f.suppression, userId }], now);
+        }
+        arm(now);
+        return true;
+      });
+    },
+    /** Every active incident as the keeper holds it. */
+    facts: (): IterableIterator<SuppressionFact> => live.values(),
+    /** What the keeper holds of an active incident (undefined when it is not active). */
+    fact: (id: string): SuppressionFact | undefined => live.get(id),
     /** The active incidents' count and those suppressed, for metrics and tests. */
     counts(): { active: number; suppressed: number } {
       let suppressed = 0;

@@ -18,9 +18,11 @@ forEachBackend('incidents store', (storage, backend) => {
   it('levels: the built-ins in id order; created ones get new ids; names are unique; partial updates; delete', async () => {
     const s = storage().incidents;
     const seeded = await s.levels();
-    assert.deepEqual(seeded.map((l) => [l.id, l.name, l.builtIn]), [['1', 'Alarm', true], ['2', 'Warning', true], ['3', 'Cleared', true], ['4', 'Major', true]]);
+    assert.deepEqual(seeded.map((l) => [l.id, l.name, l.builtIn, l.priority]), [['1', 'Alarm', true, 20], ['2', 'Warning', true, 10], ['3', 'Cleared', true, 0], ['4', 'Major', true, 30]]);
     const made = await s.createLevel({ name: 'Minor', color: '#123456' }, 50);
-    assert.deepEqual(made, { id: made.id, name: 'Minor', color: '#123456', builtIn: false, created: 50, updated: 50 });
+    assert.deepEqual(made, { id: made.id, name: 'Minor', color: '#123456', builtIn: false, priority: 20, created: 50, updated: 50 });
+    assert.equal((await s.updateLevel(made.id, { priority: 15 }, 55))?.priority, 15);
+    assert.equal((await s.updateLevel(made.id, { priority: 20 }, 50))?.priority, 20);
     assert.ok(!seeded.some((l) => l.id === made.id));
     await assert.rejects(s.createLevel({ name: 'Alarm', color: '#000000' }, 51), DuplicateKeyError);
     assert.deepEqual(await s.updateLevel(made.id, { color: '#654321' }, 60), { ...made, color: '#654321', updated: 60 });
@@ -40,6 +42,7 @@ forEachBackend('incidents store', (storage, backend) => {
       id: row.id, entityId: '10', entityType: 1, type: 3, key: null, data: 'd', state: 2, lastState: 2, localTimestamp: 990,
       reason: { code: 2, rootCause: { entityId: '10', entityType: 1, entityName: 'e10' } }, text: 'manual', timestamp: 1000,
       acknowledgedBy: null, acknowledgementTimestamp: null, clearTimestamp: null, count: 1, commentsCount: 0, updated: 1500, historyAt: null, suppression: null,
+      ackMessage: null, ackUntil: null, ackSticky: true,
     });
     assert.deepEqual(await s.get(row.id), row);
     for (const bad of ['x', '0', '-1', `${row.id}.0`, ' 1', '1'.repeat(40), '999999']) assert.equal(await s.get(bad), undefined, bad);
@@ -277,6 +280,9 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.equal((await s.get(row.id))?.commentsCount, 3);
     assert.equal((await s.comments(row.id, 10, 0)).length, 3, 'comments stay with the incident in history');
     assert.equal(await s.addComment('999999', 'x', 'amy', 1), undefined);
+    const acts = await s.actions(row.id, 10, 0);
+    assert.deepEqual(acts.map((a) => [a.action, a.userId]), [['commented', 'bob'], ['commented', 'amy'], ['commented', 'amy'], ['raised', null]]);
+    assert.deepEqual(acts[0]!.details, { commentId: second!.comment.id });
   }));
 
   it('suppression: raised with one, set and removed in one call (gone and history rows left out), facts of every active incident', () => withFreshStorage(backend, async (st) => {
@@ -293,8 +299,8 @@ forEachBackend('incidents store', (storage, backend) => {
     await s.clear(loud!.id, 1160);
     const facts = (await s.suppressionFacts()).sort((a, b) => Number(a.id) - Number(b.id));
     assert.deepEqual(facts, [
-      { id: quiet!.id, entityId: '20', entityType: 1, cleared: false, suppression: window },
-      { id: loud!.id, entityId: '21', entityType: 1, cleared: true, suppression: null },
+      { id: quiet!.id, entityId: '20', entityType: 1, cleared: false, suppression: window, level: 1 },
+      { id: loud!.id, entityId: '21', entityType: 1, cleared: true, suppression: null, level: 1 },
     ]);
     const cause = { kind: 'dependency' as const, until: null, rootCause: { entityId: '1', entityType: 1, entityName: 'root' } };
     const changed = await s.setSuppression([
@@ -303,5 +309,106 @@ forEachBackend('incidents store', (storage, backend) => {
     assert.deepEqual(changed.map((r) => [r.id, r.suppression, r.updated]), [[quiet!.id, null, 1200], [loud!.id, cause, 1200]]);
     assert.equal((await s.get(gone!.id))?.suppression, null, 'an incident in history is not changed');
     assert.deepEqual(await s.setSuppression([], 1300), []);
+    // Each change recorded: suppressed with the suppression, unsuppressed with what it was.
+    const manual = { kind: 'manual' as const, until: 9000, userId: 'amy' };
+    await s.setSuppression([{ id: quiet!.id, suppression: manual, userId: 'amy', was: null, message: 'known' }], 1400);
+    await s.setSuppression([{ id: quiet!.id, suppression: null, userId: 'bob', was: manual }], 1500);
+    const acts = (await s.actions(quiet!.id, 10, 0)).map((a) => [a.action, a.userId, a.timestamp, a.details]);
+    assert.deepEqual(acts.slice(0, 3), [
+      ['unsuppressed', 'bob', 1500, { was: manual }],
+      ['suppressed', 'amy', 1400, { ...manual, message: 'known' }],
+      ['unsuppressed', null, 1200, { was: null }],
+    ]);
+    assert.deepEqual(acts.at(-1), ['raised', null, 1100, { level: 1, type: 2, suppression: window }]);
+  }));
+
+  it('acknowledge with extras: message (also a comment), until and sticky, recorded; unacknowledge clears them and records who and why', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const row = await s.create(incident('10', null), 1, { userId: 'amy' });
+    const acked = await s.acknowledge(row.id, 'amy', 100, { message: 'mine', until: 5000, sticky: false });
+    assert.deepEqual([acked?.acknowledgedBy, acked?.ackMessage, acked?.ackUntil, acked?.ackSticky, acked?.commentsCount], ['amy', 'mine', 5000, false, 1]);
+    assert.deepEqual((await s.comments(row.id, 10, 0)).map((c) => [c.text, c.author]), [['mine', 'amy']]);
+    assert.equal(await s.acknowledge(row.id, 'bob', 110, { message: 'again' }), undefined, 'the first acknowledgement holds');
+    assert.equal(await s.nextAckExpiry(), 5000);
+    const dropped = await s.unacknowledge(row.id, 200, { userId: 'bob', reason: 'hand' });
+    assert.deepEqual([dropped?.acknowledgedBy, dropped?.ackMessage, dropped?.ackUntil, dropped?.ackSticky], [null, null, null, true]);
+    assert.equal(await s.nextAckExpiry(), undefined);
+    const plain = await s.acknowledge(row.id, 'cy', 300);
+    assert.deepEqual([plain?.ackMessage, plain?.ackUntil, plain?.ackSticky, plain?.commentsCount], [null, null, true, 1]);
+    const acts = await s.actions(row.id, 10, 0);
+    assert.deepEqual(acts.map((a) => [a.action, a.userId, a.timestamp, a.details]), [
+      ['acknowledged', 'cy', 300, { message: null, until: null, sticky: true }],
+      ['unacknowledged', 'bob', 200, { reason: 'hand', acknowledgedBy: 'amy' }],
+      ['acknowledged', 'amy', 100, { message: 'mine', until: 5000, sticky: false }],
+      ['raised', 'amy', 1, { level: 1, type: 3 }],
+    ]);
+    assert.ok(acts.every((a) => a.incidentId === row.id));
+    assert.deepEqual((await s.actions(row.id, 1, 1)).map((a) => a.action), ['unacknowledged']);
+    assert.deepEqual(await s.actions('x', 10, 0), []);
+  }));
+
+  it('expireAcknowledgements drops those due (limit a call), recorded as expired by nobody; nextAckExpiry follows', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const [a, b, c] = await Promise.all(['10', '11', '12'].map((e) => s.create(incident(e, null), 1)));
+    await s.acknowledge(a!.id, 'amy', 10, { until: 100 });
+    await s.acknowledge(b!.id, 'amy', 10, { until: 150 });
+    await s.acknowledge(c!.id, 'amy', 10, { until: 900 });
+    assert.deepEqual((await s.expireAcknowledgements(200, 1)).map((r) => r.id), [a!.id], 'the earliest first, at most limit');
+    assert.deepEqual((await s.expireAcknowledgements(200, 10)).map((r) => [r.id, r.acknowledgedBy]), [[b!.id, null]]);
+    assert.equal(await s.nextAckExpiry(), 900);
+    const [expired] = await s.actions(a!.id, 1, 0);
+    assert.deepEqual([expired?.action, expired?.userId, expired?.details], ['unacknowledged', null, { reason: 'expired', acknowledgedBy: 'amy' }]);
+    assert.equal((await s.get(c!.id))?.acknowledgedBy, 'amy');
+  }));
+
+  it('setLevel: active, not cleared only; records from → to; the same level records nothing', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const row = await s.create(incident('10', null, { state: 2 }), 1);
+    const up = await s.setLevel(row.id, 4, 50, { userId: 'amy' });
+    assert.deepEqual([up?.state, up?.lastState, up?.updated], [4, 4, 50]);
+    await s.setLevel(row.id, 4, 60, { userId: 'amy' });
+    const [changed] = await s.actions(row.id, 10, 0);
+    assert.deepEqual([changed?.action, changed?.userId, changed?.details], ['level-changed', 'amy', { by: 'hand', from: 2, to: 4 }]);
+    assert.equal((await s.actions(row.id, 10, 0)).length, 2, 'raised and one level change');
+    await s.clear(row.id, 70, { userId: 'bob' });
+    assert.equal(await s.setLevel(row.id, 1, 80, { userId: 'amy' }), undefined, 'cleared');
+    await s.undoClear(row.id, 90, { userId: 'cy' });
+    await s.moveToHistory([row.id], 100, { userId: 'dee' });
+    assert.equal(await s.setLevel(row.id, 1, 110, { userId: 'amy' }), undefined, 'in history');
+    assert.deepEqual((await s.actions(row.id, 3, 0)).map((a) => [a.action, a.userId]), [['closed', 'dee'], ['reopened', 'cy'], ['cleared', 'bob']]);
+  }));
+
+  it('applySignals records raised, level changes, reopenings and clearings (not plain repeats); a worse level drops a non-sticky acknowledgement', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const [sticky, loose] = (await s.applySignals([
+      { op: 'raise', incident: incident('10', 'state', { state: 2 }) },
+      { op: 'raise', incident: incident('11', 'state', { state: 2 }) },
+    ], 100)) as IncidentRow[];
+    await s.acknowledge(sticky!.id, 'amy', 110, { sticky: true });
+    await s.acknowledge(loose!.id, 'amy', 110, { sticky: false });
+    const repeat = (id: string, level: number, counts = true) => ({ op: 'repeat' as const, target: { id }, level, timestamp: 1, counts });
+    await s.applySignals([repeat(sticky!.id, 2), repeat(loose!.id, 2)], 120);
+    assert.equal((await s.actions(loose!.id, 10, 0)).length, 2, 'a plain repeat records nothing');
+    const [keptRow, droppedRow] = await s.applySignals([repeat(sticky!.id, 1, false), repeat(loose!.id, 1, false)], 130);
+    assert.equal(keptRow?.acknowledgedBy, 'amy', 'sticky: kept');
+    assert.equal(droppedRow?.acknowledgedBy, null, 'not sticky: Warning → Alarm drops it');
+    assert.deepEqual((await s.actions(loose!.id, 2, 0)).map((a) => [a.action, a.userId, a.details]), [
+      ['unacknowledged', null, { reason: 'worse-level', from: 2, to: 1, acknowledgedBy: 'amy' }],
+      ['level-changed', null, { by: 'engine', from: 2, to: 1 }],
+    ]);
+    await s.acknowledge(loose!.id, 'amy', 140, { sticky: false });
+    const [better] = await s.applySignals([repeat(loose!.id, 2, false)], 150);
+    assert.equal(better?.acknowledgedBy, 'amy', 'a better level keeps it');
+    await s.applySignals([{ op: 'clear', target: { id: loose!.id }, timestamp: 160 }], 160);
+    await s.applySignals([repeat(loose!.id, 2)], 170);
+    assert.deepEqual((await s.actions(loose!.id, 2, 0)).map((a) => [a.action, a.details]), [['reopened', { by: 'engine', level: 2 }], ['cleared', { by: 'engine' }]]);
+  }));
+
+  it('a storm batch records its raises in one go', () => withFreshStorage(backend, async (st) => {
+    const s = st.incidents;
+    const rows = await s.applySignals(Array.from({ length: 3000 }, (_, i) => ({ op: 'raise' as const, incident: incident(String(100 + i), 'state') })), 1000);
+    assert.equal(rows.length, 3000);
+    const last = rows.at(-1)!;
+    assert.deepEqual((await s.actions(last.id, 10, 0)).map((a) => a.action), ['raised']);
   }));
 });

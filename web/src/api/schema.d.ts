@@ -5968,6 +5968,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6080,6 +6088,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6195,6 +6211,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6257,7 +6281,152 @@ export interface paths {
         put?: never;
         /**
          * Acknowledge: adds acknowledgedBy (the caller) and acknowledgementTimestamp; state unchanged. An acknowledged incident keeps its first acknowledgement.
-         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body, or JSON {message?, until?, sticky?}: the message is recorded and added as a comment; at `until` (ms, in the future, at most a year ahead) the acknowledgement is dropped; sticky (default true) keeps it through level changes, not sticky drops it when the engine raises a worse level (by level priority). Answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description optional; an empty body acknowledges as the base spec does (sticky, no expiry) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description recorded with the acknowledgement and added as a comment */
+                        message?: string;
+                        /** @description ms; the acknowledgement is dropped at that time (recorded as unacknowledged, reason expired) */
+                        until?: number;
+                        /** @description default true: kept through level changes; false: a worse level raised by the engine drops it */
+                        sticky?: boolean;
+                    } | null;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/level": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the level by hand (recorded as level-changed)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Not to 3 Cleared (400: clear instead); 409 when the incident is cleared. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description incident level id (not 3 Cleared: clear the incident instead) */
+                        state: string | number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/suppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suppress until a time (suppression kind manual): it notifies nobody until then, whatever maintenance or dependencies say
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). `until` in the future, at most a year ahead (400 otherwise); 409 when cleared. Published as 'suppressed'; at `until` the suppressors decide again. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description ms; in the future, at most a year ahead */
+                        until: number;
+                        /** @description recorded with the action */
+                        message?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/unsuppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a manual suppression now (the suppressors then decide again)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Nothing to do when not suppressed; 409 when suppressed by maintenance or a dependency (that ends with its cause). Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
             parameters: {
@@ -6374,6 +6543,45 @@ export interface paths {
         put?: never;
         /**
          * Clear and move to history at once (id and comments kept)
+         * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incidents/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close: clear and move to history at once, recorded as closed (the same as clear-remove)
          * @description Right manage-incidents, modify-objects, manage-objects, modify-links, manage-links (any one). Empty body; answers 204 with no body. Only incidents whose entity the caller can see (others answer 404, lists leave them out).
          */
         post: {
@@ -6551,6 +6759,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/incidents/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to an active incident, by whom and when, newest first
+         * @description Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            incidentId: string;
+                            /** @description raised, level-changed, acknowledged, unacknowledged, suppressed, unsuppressed, cleared, reopened, closed */
+                            action: string;
+                            /** @description who; null: the engine or the server (an expiry, a suppressor) */
+                            userId: string | null;
+                            timestamp: number;
+                            /** @description level-changed {by: engine|hand, from, to}; acknowledged {message, until, sticky}; unacknowledged {reason: hand|expired|worse-level, acknowledgedBy}; suppressed (the suppression); unsuppressed {was}; raised {level, type, suppression?}; cleared/reopened {by} */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/incident-history/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What was done to an incident in history, by whom and when, newest first
+         * @description Only incidents whose entity the caller can see (others answer 404, lists leave them out).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    skip?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            incidentId: string;
+                            /** @description raised, level-changed, acknowledged, unacknowledged, suppressed, unsuppressed, cleared, reopened, closed */
+                            action: string;
+                            /** @description who; null: the engine or the server (an expiry, a suppressor) */
+                            userId: string | null;
+                            timestamp: number;
+                            /** @description level-changed {by: engine|hand, from, to}; acknowledged {message, until, sticky}; unacknowledged {reason: hand|expired|worse-level, acknowledgedBy}; suppressed (the suppression); unsuppressed {was}; raised {level, type, suppression?}; cleared/reopened {by} */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/incident-history": {
         parameters: {
             query?: never;
@@ -6628,6 +6948,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6745,6 +7073,14 @@ export interface paths {
                             /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                             count: number;
                             commentsCount: number;
+                            /** @description present only while acknowledged (with acknowledgedBy) */
+                            acknowledgement?: {
+                                message?: string;
+                                /** @description ms; the acknowledgement is dropped then */
+                                until?: number;
+                                /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                                sticky: boolean;
+                            };
                             /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                             suppression?: {
                                 /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -6873,6 +7209,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6900,6 +7238,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
+                        /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                        priority?: number;
                         ui: {
                             colors: {
                                 /** @description #RRGGBB */
@@ -6919,6 +7259,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -6964,6 +7306,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -7004,7 +7348,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename or recolour an incident level
+         * Rename, recolour or reorder (priority) an incident level
          * @description Right manage-configuration.
          */
         patch: {
@@ -7020,6 +7364,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                        priority?: number;
                         ui?: {
                             colors: {
                                 /** @description #RRGGBB */
@@ -7039,6 +7385,8 @@ export interface paths {
                         "application/json": {
                             id: string;
                             name: string;
+                            /** @description higher is worse (Cleared 0, Warning 10, Alarm 20, Major 30); custom levels default to 20 */
+                            priority: number;
                             ui: {
                                 colors: {
                                     /** @description #RRGGBB */
@@ -7050,6 +7398,222 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/node/api/objects/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Only the entities the caller can see are listed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace what the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Unknown or hidden entities, the entity itself or an unknown level answer 400. Right modify-objects/manage-objects (links: modify-links/manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dependsOn?: (string | number)[];
+                        parents?: boolean;
+                        minLevel?: (string | number) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the declared dependencies (parents count again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/links/{id}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Only the entities the caller can see are listed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace what the entity's incidents depend on
+         * @description An incident raised on the entity while a cause (a parent, unless parents is false, or a declared dependency) is Down on its own or has an active incident at or above minLevel is raised suppressed (suppression.kind dependency) with reason.rootCause naming the topmost cause, and notifies nobody; when the cause clears, those still active are unsuppressed (and notify). Unknown or hidden entities, the entity itself or an unknown level answer 400. Right modify-objects/manage-objects (links: modify-links/manage-links).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        dependsOn?: (string | number)[];
+                        parents?: boolean;
+                        minLevel?: (string | number) | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description entity ids whose trouble this entity's incidents follow from ("this service depends on that link") */
+                            dependsOn: string[];
+                            /** @description whether the parents (of a link: its two ends) count as causes too (default true) */
+                            parents: boolean;
+                            /** @description incident level id: a cause's active incident counts from this level's priority up (default: the configured incidents.dependencies.minLevel, Alarm) */
+                            minLevel?: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the declared dependencies (parents count again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/node/api/events/stream": {
@@ -12254,6 +12818,14 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description present only while acknowledged (with acknowledgedBy) */
+                acknowledgement?: {
+                    message?: string;
+                    /** @description ms; the acknowledgement is dropped then */
+                    until?: number;
+                    /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                    sticky: boolean;
+                };
                 /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                 suppression?: {
                     /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */
@@ -12372,6 +12944,14 @@ export interface components {
                 /** @description how many times it was raised (1 at first, +1 for each repeat or reopening) */
                 count: number;
                 commentsCount: number;
+                /** @description present only while acknowledged (with acknowledgedBy) */
+                acknowledgement?: {
+                    message?: string;
+                    /** @description ms; the acknowledgement is dropped then */
+                    until?: number;
+                    /** @description true: kept through level changes; false: a worse level (by priority) raised by the engine drops it */
+                    sticky: boolean;
+                };
                 /** @description Why the incident notifies nobody now; when it goes while the incident is still active and not cleared, the incident notifies once. */
                 suppression?: {
                     /** @description maintenance: an active maintenance window of its entity; dependency: a cause upstream (rootCause) was already in trouble; manual: suppressed by hand until a time */

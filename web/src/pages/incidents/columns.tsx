@@ -28,18 +28,21 @@ function LevelBadge({ id, levels }: { id: number; levels: Levels }) {
   );
 }
 
-/** Why a suppressed incident notifies nobody yet: its maintenance window, its cause upstream, or a hand. */
-function Suppressed({ i }: { i: Incident }) {
-  const s = i.suppression;
-  if (!s) return null;
-  const why = s.kind === 'maintenance' ? `maintenance: ${s.windowName ?? `window ${s.windowId}`}` : s.kind === 'dependency' ? 'its cause upstream' : 'by hand';
-  return <span className="muted inc-suppressed-note">{` suppressed (${why}${s.until ? ` until ${formatTime(s.until)}` : ''})`}</span>;
-}
-
 function Entity({ i }: { i: Incident }) {
   const cause = i.reason.rootCause;
   const name = cause.entityId === i.entityId ? cause.entityName : `${i.entityType === 2 ? 'link' : 'object'} ${i.entityId}`;
   return i.entityType === 1 ? <Link href={`/objects/${i.entityId}`}>{name}</Link> : <span>{name}</span>;
+}
+
+/** Why a suppressed incident notifies nobody: its maintenance window, its root cause, or by hand until a time. */
+export function suppressedWhy(s: NonNullable<Incident['suppression']>): string {
+  if (s.kind === 'maintenance') return `suppressed: maintenance${s.windowName ? ` “${s.windowName}”` : ''}${s.until ? ` until ${formatTime(s.until)}` : ''}`;
+  if (s.kind === 'dependency') return `suppressed: depends on ${s.rootCause?.entityName ?? 'a cause in trouble'}`;
+  return `suppressed by hand${s.until ? ` until ${formatTime(s.until)}` : ''}`;
+}
+
+function SuppressedWhy({ i }: { i: Incident }) {
+  return i.suppression ? <span className="inc-why">({suppressedWhy(i.suppression)})</span> : null;
 }
 
 export const COLUMNS: readonly Column[] = [
@@ -54,14 +57,11 @@ export const COLUMNS: readonly Column[] = [
           <LevelBadge id={i.state} levels={levels} /> <span className="muted">was {levelName(levels, i.lastState)}</span>
         </>
       ) : (
-        <>
-          <LevelBadge id={i.state} levels={levels} />
-          <Suppressed i={i} />
-        </>
+        <LevelBadge id={i.state} levels={levels} />
       ),
   },
   { id: 'entityId', label: 'Entity', visible: true, render: (i) => <Entity i={i} /> },
-  { id: 'text', label: 'Text', visible: true, render: (i) => i.text },
+  { id: 'text', label: 'Text', visible: true, render: (i) => (i.suppression ? <>{i.text} <SuppressedWhy i={i} /></> : i.text) },
   { id: 'timestamp', label: 'Raised', visible: true, render: (i) => formatTime(i.timestamp) },
   { id: 'acknowledgedBy', label: 'Acknowledged by', visible: true, render: (i, { userName }) => (i.acknowledgedBy ? userName(i.acknowledgedBy) : '—') },
   { id: 'acknowledgementTimestamp', label: 'Acknowledged at', visible: true, render: (i) => formatTime(i.acknowledgementTimestamp) },

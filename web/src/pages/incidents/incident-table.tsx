@@ -42,7 +42,14 @@ export function IncidentTable({ scope, rows, layout, ctx, onSort, actions, empty
       columns={columns}
       rows={rows}
       rowKey={(i) => String(i.id)}
-      rowAttributes={(i) => ({ className: i.suppression ? 'inc-row inc-suppressed' : 'inc-row', 'data-incident': i.id, 'data-level': levelOf(i), style: { '--inc-level': levelColor(ctx.levels, levelOf(i)) } as CSSProperties })}
+      rowAttributes={(i) => ({
+        // A suppressed incident notifies nobody: greyed, with why in the Text cell (columns.tsx).
+        className: i.suppression ? 'inc-row inc-suppressed' : 'inc-row',
+        'data-incident': i.id,
+        'data-level': levelOf(i),
+        ...(i.suppression ? { 'data-suppressed': i.suppression.kind } : {}),
+        style: { '--inc-level': levelColor(ctx.levels, levelOf(i)) } as CSSProperties,
+      })}
       empty={empty}
     />
   );

@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/error-banner';
 import { Pager, PAGE_SIZES } from '../../components/pager';
 import { useUserNames } from '../../components/use-user-names';
 import { ColumnMenu } from './column-menu';
+import { ActionsDialog } from './actions-dialog';
 import { CommentsDialog } from './comments-dialog';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { FilterBar, type Query } from './filter-bar';
@@ -26,6 +27,7 @@ export function IncidentsView({ scope }: { scope: Scope }) {
   const [paging, setPaging] = useState<Paging>({ page: 0, size: PAGE_SIZES[0] });
   const [actionError, setActionError] = useState<unknown>();
   const [commentsOf, setCommentsOf] = useState<Incident>();
+  const [actionsOf, setActionsOf] = useState<Incident>();
   const [creating, setCreating] = useState(false);
   const { levels, error: levelsError } = useLevels();
   const list = useIncidentList(scope, layout.sort, query, paging);
@@ -59,11 +61,16 @@ export function IncidentsView({ scope }: { scope: Scope }) {
 
   const actions = (i: Incident) =>
     scope === 'active' && mayAct ? (
-      <RowActions incident={i} onDone={(id, gone) => void refreshRow(id, gone)} onError={setActionError} onComments={setCommentsOf} />
+      <RowActions incident={i} levels={levels} onDone={(id, gone) => void refreshRow(id, gone)} onError={setActionError} onComments={setCommentsOf} onHistory={setActionsOf} />
     ) : (
-      <button type="button" aria-label={`Comments on incident ${i.id}`} onClick={() => setCommentsOf(i)}>
-        Comments{i.commentsCount ? ` (${i.commentsCount})` : ''}
-      </button>
+      <div className="inc-buttons">
+        <button type="button" aria-label={`Comments on incident ${i.id}`} onClick={() => setCommentsOf(i)}>
+          Comments{i.commentsCount ? ` (${i.commentsCount})` : ''}
+        </button>
+        <button type="button" aria-label={`Actions on incident ${i.id}`} onClick={() => setActionsOf(i)}>
+          Actions
+        </button>
+      </div>
     );
 
   return (
@@ -107,6 +114,7 @@ export function IncidentsView({ scope }: { scope: Scope }) {
       {commentsOf ? (
         <CommentsDialog scope={scope} incident={commentsOf} onClose={() => setCommentsOf(undefined)} onCommented={() => void refreshRow(commentsOf.id, false)} />
       ) : null}
+      {actionsOf ? <ActionsDialog scope={scope} incident={actionsOf} levels={levels} onClose={() => setActionsOf(undefined)} /> : null}
       {creating ? (
         <CreateIncidentDialog
           levels={levels}

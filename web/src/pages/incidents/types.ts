@@ -4,6 +4,7 @@ import type { Json } from '../../api/types';
 
 export type Incident = Json<paths['/node/api/incidents']['get']['responses'][200]>[number];
 export type IncidentComment = Json<paths['/node/api/incidents/{id}/comments']['get']['responses'][200]>[number];
+export type IncidentAction = Json<paths['/node/api/incidents/{id}/actions']['get']['responses'][200]>[number];
 export type IncidentLevel = Json<paths['/node/api/incident-levels']['get']['responses'][200]>[number];
 export type Preset = Json<paths['/node/api/presets']['get']['responses'][200]>[number];
 

@@ -1,5 +1,6 @@
-// Conditions: editors for the state conditions, incident conditions and state triggers, and
-// the runs of those triggers.
+// Conditions: editors for the state conditions, incident conditions, state triggers and
+// dependencies, and the runs of those triggers.
+import { DependenciesEditor } from './dependencies-editor';
 import { JsonDocEditor } from './json-doc-editor';
 import { TriggerRuns } from './trigger-runs';
 
@@ -52,6 +53,7 @@ export function ConditionsTab({ id }: { id: string }) {
         help="[{type (webhook | e-mail), payload, states, duration}]: fires when it enters one of states and stays there duration ms. webhook payload {url, method?, headers?, timeoutMs?}; e-mail payload {to, subject?}."
         example={TRIGGER_EXAMPLE}
       />
+      <DependenciesEditor id={id} />
       <TriggerRuns id={id} />
     </div>
   );
