@@ -7,7 +7,9 @@
 //
 // Figures: time to settle (first child measurement sent → every child incident raised and
 // suppressed, from the server's own vigil_incidents gauge), messages the sink received (goal:
-// one per policy for the burst), and the server's RSS (now and peak).
+// one per policy for the burst), and the server's RSS (now and peak). Then the parent recovers
+// while its children stay Down: the time until every child is unsuppressed, and the messages
+// that tells of them (grouped by parent: one per policy again).
 //   npm run bench:incidents [-- --children 10000 --rounds 1]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
@@ -96,7 +98,7 @@ async function round(n: number) {
   const sink = await startSink();
   // The sink is on loopback, which notifications refuse by default (SSRF policy).
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ triggers: { allowNetworks: ['127.0.0.0/8'] }, notifications: { allowNetworks: ['127.0.0.0/8'] } }));
+  writeFileSync(config, JSON.stringify({ triggers: { allowNetworks: ['127.0.0.0/8'] } }));
   const database = BACKEND === 'postgres' ? await createTestDatabase() : undefined;
   const server = await startServer(dir, { CONFIG_FILE: config, ...(database ? { DATABASE_URL: database.url } : {}) });
   const agent = new Agent({ keepAlive: true, maxSockets: CREATE_CONCURRENCY });
@@ -150,12 +152,27 @@ async function round(n: number) {
     }
     const settleMs = performance.now() - tStorm;
     await sleep(QUIET_MS);
-    const messages = sink.received.length - before;
+    // The parent's own incident (grouped: it may go out after the burst began) and nothing for the suppressed children.
+    const messages = sink.received.length;
     const mem = memoryOf(server.child.pid!);
     console.log(`round ${n} (${BACKEND}): burst sent in ${(sentMs / 1000).toFixed(2)} s; settled (${gauge.active} active, ${gauge.suppressed} suppressed) `
-      + `${(settleMs / 1000).toFixed(2)} s after the first child measurement; messages for the burst: ${messages} (parent's before it: ${before}); `
+      + `${(settleMs / 1000).toFixed(2)} s after the first child measurement; messages for parent and burst: ${messages} (${before} before the burst); `
       + `server RSS ${mem.rssMb.toFixed(0)} MB (peak ${mem.peakMb.toFixed(0)} MB)`);
-    return { settleMs, messages, parentMessages: before, rssMb: mem.rssMb, peakMb: mem.peakMb, suppressed: gauge.suppressed };
+
+    // The cause clears while the children stay Down: every child is unsuppressed and notifies, grouped.
+    const tClear = performance.now();
+    await json(agent, base, 'POST', `/objects/${parent.id}/stat`, { up: 1 });
+    while ((gauge = await incidentGauge(agent, base)).suppressed > 0) {
+      if (performance.now() - tClear > SETTLE_TIMEOUT_MS) throw new Error(`still suppressed after ${SETTLE_TIMEOUT_MS / 1000} s: ${JSON.stringify(gauge)}`);
+      await sleep(50);
+    }
+    const unsuppressMs = performance.now() - tClear;
+    await sleep(QUIET_MS);
+    const recoveryMessages = sink.received.length - messages;
+    const memAfter = memoryOf(server.child.pid!);
+    console.log(`round ${n} (${BACKEND}): parent recovered; ${CHILDREN} children unsuppressed ${(unsuppressMs / 1000).toFixed(2)} s after; `
+      + `messages for them: ${recoveryMessages}; server RSS ${memAfter.rssMb.toFixed(0)} MB (peak ${memAfter.peakMb.toFixed(0)} MB)`);
+    return { settleMs, messages, unsuppressMs, recoveryMessages, rssMb: memAfter.rssMb, peakMb: memAfter.peakMb };
   } finally {
     agent.destroy();
     await stopServer(server.child);
@@ -176,7 +193,8 @@ runBench(async () => {
     const results = [];
     for (let n = 1; n <= ROUNDS; n++) results.push(await round(n));
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`\nmedian of ${ROUNDS}: settle ${(med(results.map((r) => r.settleMs)) / 1000).toFixed(2)} s; burst messages ${med(results.map((r) => r.messages))} `
-      + `(goal: 1 per policy, not ${CHILDREN}); RSS ${med(results.map((r) => r.rssMb)).toFixed(0)} MB, peak ${med(results.map((r) => r.peakMb)).toFixed(0)} MB`);
+    console.log(`\nmedian of ${ROUNDS}: settle ${(med(results.map((r) => r.settleMs)) / 1000).toFixed(2)} s; messages for parent and burst ${med(results.map((r) => r.messages))} `
+      + `(goal: 1 per policy, not ${CHILDREN}); unsuppressed ${(med(results.map((r) => r.unsuppressMs)) / 1000).toFixed(2)} s after the parent recovered, `
+      + `${med(results.map((r) => r.recoveryMessages))} messages for them; RSS ${med(results.map((r) => r.rssMb)).toFixed(0)} MB, peak ${med(results.map((r) => r.peakMb)).toFixed(0)} MB`);
   }
 }, dirs);

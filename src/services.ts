@@ -255,6 +255,9 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     catalog: catalog.catalog, incidents, levels, bus, logger, defaultMinLevel: config.incidents.dependencies?.minLevel ?? '1', ownStateOf: (id) => data.engine.ownState(id),
   });
   started.add(() => dependencySuppressor.stop());
+  // Every suppressor is registered (maintenance, dependencies) and notifications listen: what
+  // ended while the server was down (a window, a manual suppression) lets its incidents go now.
+  await incidents.startSuppression();
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });

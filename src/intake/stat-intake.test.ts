@@ -8,9 +8,11 @@ import type { HistoryService } from '../modules/history/history-service.js';
 import { EventBus } from '../modules/live/event-bus.js';
 import { createStatIntake, type StatItem } from './stat-intake.js';
 
-function setup() {
+function setup(dropsData?: (id: string, now: number) => boolean) {
   let journalId = 0;
   const recorded: number[] = [];
+  const arrived: string[] = [];
+  const dropped: string[] = [];
   const history = {
     appendJournal: async () => ++journalId,
     readJournal: async () => 0,
@@ -20,11 +22,12 @@ function setup() {
   } as unknown as HistoryService;
   const intake = createStatIntake({
     // setting: the stat rules step looks up each entity's rules (none here).
-    history, catalog: { entity: () => ({}), setting: () => undefined } as unknown as Catalog, bus: new EventBus(), engine: { dataArrived: async () => {} },
-    clock: Date.now, logger: pino({ level: 'silent' }), checkpointMs: 1e9,
+    history, catalog: { entity: () => ({}), setting: () => undefined } as unknown as Catalog, bus: new EventBus(),
+    engine: { dataArrived: async (items) => void arrived.push(...items.map((i) => i.entityId)), dataDropped: (ids) => void dropped.push(...ids) },
+    clock: Date.now, logger: pino({ level: 'silent' }), checkpointMs: 1e9, dropsData,
   });
-  const item = (ts: number): StatItem => ({ entityId: '1', entityType: 1, timestamp: ts, payload: {}, numbers: [], values: {} });
-  return { intake, item, recorded };
+  const item = (ts: number, entityId = '1'): StatItem => ({ entityId, entityType: 1, timestamp: ts, payload: {}, numbers: [], values: {} });
+  return { intake, item, recorded, arrived, dropped };
 }
 
 const within = <T>(p: Promise<T>, ms: number) =>
@@ -43,5 +46,13 @@ describe('stat intake', () => {
     const { intake, item, recorded } = setup();
     await within(Promise.all([intake.push([item(1)]), intake.push([item(2), item(3)]), intake.push([item(4)])]), 1000);
     assert.deepEqual(recorded, [1, 2, 3, 4]);
+  });
+
+  it('payloads of an entity whose window does not collect are not stored nor evaluated, but tell the engine the entity is alive (no NoData)', async () => {
+    const { intake, item, recorded, arrived, dropped } = setup((id) => id === '2');
+    await intake.push([item(1, '1'), item(2, '2'), item(3, '2')]);
+    assert.deepEqual(recorded, [1]);
+    assert.deepEqual(arrived, ['1']);
+    assert.deepEqual(dropped, ['2', '2']);
   });
 });

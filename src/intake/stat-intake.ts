@@ -60,7 +60,12 @@ export function createStatIntake({ history, catalog, bus, engine, clock, logger,
     // In a window that does not collect data: dropped before anything (journal, history, the
     // engine's states), and counted; the sender was answered as if stored, so it does not retry.
     const collected = dropsData ? known.filter((i) => !dropsData(i.entityId, now)) : known;
-    counts.inMaintenance += known.length - collected.length;
+    if (collected.length < known.length) {
+      counts.inMaintenance += known.length - collected.length;
+      // The device is alive, only its data is not kept: its silence in the history is no NoData.
+      const kept = new Set(collected);
+      engine.dataDropped?.(known.filter((i) => !kept.has(i)).map((i) => i.entityId));
+    }
     const live = applyRules(collected);
     counts.dropped += items.length - known.length + collected.length - live.length;
     if (live.length === 0) return;

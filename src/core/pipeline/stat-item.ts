@@ -28,4 +28,6 @@ export interface StatSink {
 /** The engine's side of intake: told which entities got which data, once it is stored. */
 export interface DataListener {
   dataArrived(items: readonly StatItem[]): Promise<void>;
+  /** Data came for these entities and was dropped on purpose (maintenance without collection). */
+  dataDropped?(entityIds: readonly string[]): void;
 }

@@ -31,6 +31,15 @@ export interface InputsDeps {
 
 export function createEngineInputs({ serial, clock, memory, pass, eventBatch, manual, decreed }: InputsDeps) {
   return {
+    /**
+     * Data came for these entities but was not kept (a maintenance window that does not collect):
+     * they are alive, so no NoData for their silence in the history, and nothing to evaluate.
+     */
+    dataDropped(entityIds: readonly string[]): void {
+      const now = clock();
+      for (const id of entityIds) memory.dataSeen.seen(id, now);
+    },
+
     /** Intake's listener: evaluate the entities that got data, once it is stored. */
     dataArrived(items: readonly StatItem[]): Promise<void> {
       const now = clock();

@@ -160,18 +160,24 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
         });
         if (plan.ops.length === 0) return;
         const rows = await store.applySignals(plan.ops, clock());
-        const touched: IncidentRow[] = [];
+        // Which repeats reopened a cleared incident, before the keeper follows the new records.
+        const reopened = new Set<string>();
+        const repeated: IncidentRow[] = [];
+        rows.forEach((row, i) => {
+          if (!row || plan.ops[i]!.op !== 'repeat') return;
+          if (suppression.wasCleared(row.id)) reopened.add(row.id);
+          repeated.push(row);
+        });
+        rows.forEach((row) => row && suppression.track(row));
+        // A repeated or reopened incident takes the suppression its entity has now, before it is told of.
+        const settled = repeated.length > 0 ? await suppression.settle(repeated, reopened) : undefined;
         rows.forEach((row, i) => {
           if (!row) return;
           const op = plan.ops[i]!;
           if (op.op === 'raise') remember(plan.keys[i]!.entityId, plan.keys[i]!.key, row.id);
           if (row.clearTimestamp !== null) sweeper.schedule(row.clearTimestamp);
-          suppression.track(row);
-          if (op.op === 'repeat') touched.push(row);
-          publish(op.op === 'raise' ? 'raised' : op.op === 'repeat' ? 'repeated' : 'cleared', row);
+          publish(op.op === 'raise' ? 'raised' : op.op === 'repeat' ? 'repeated' : 'cleared', settled?.get(row.id) ?? row);
         });
-        // A reopened or repeated incident takes the suppression its entity has now.
-        if (touched.length > 0) await suppression.settle(touched);
       });
     },
 
@@ -182,6 +188,8 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
      * suppressed: what a suppressor says changed (a window began or ended, a cause cleared).
      */
     recheckSuppression: (entityIds?: Iterable<string>) => suppression.recheck(entityIds),
+    /** Called once every suppressor is registered (services.ts): rechecks start, and a first one runs. */
+    startSuppression: () => suppression.start(),
     suppressionCounts: () => suppression.counts(),
     /** Every active incident as the suppression keeper holds it (for the dependency index at start). */
     activeFacts: () => suppression.facts(),
@@ -298,10 +306,12 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
       const row = await activeRow(actor, id);
       const changed = row.clearTimestamp === null ? undefined : await store.undoClear(row.id, clock(), { userId: actor.userId });
       if (!changed) throw conflict(`incident ${id} is not cleared`);
-      suppression.track(changed);
-      publish('undo-clear', changed);
-      // Back to a problem: it is suppressed or not as its entity is now.
-      await suppression.recheck([changed.entityId]);
+      // Back to a problem: it is suppressed or not as its entity is now, before it is told of.
+      await serial(async () => {
+        suppression.track(changed);
+        const settled = await suppression.settle([changed], new Set([changed.id]));
+        publish('undo-clear', settled.get(changed.id) ?? changed);
+      });
     },
 
     /** Clears (if needed) and moves the incident to history at once, recorded as closed (clear-remove and close). */

@@ -48,6 +48,7 @@ async function startService(): Promise<IncidentsService> {
     store: storage.incidents, levels, catalog, bus, clock, logger, settings: { stateLevels: { '5': '1', '8': '4' }, clearedToHistoryMs: 60_000 },
   });
   s.addSuppressor(({ entityId }) => answers.get(entityId));
+  await s.startSuppression();
   return s;
 }
 
@@ -126,8 +127,40 @@ describe('suppression', () => {
     await service.recheckSuppression();
     assert.deepEqual(actions(), [], 'a cleared incident is not suppressed (it notifies nothing anyway)');
     await service.signals([signal({})]);
-    assert.deepEqual(actions(), [['repeated', web], ['suppressed', web]]);
+    assert.deepEqual(actions(), [['repeated', web]], 'one event, which carries the suppression (listeners never see it reopened unsuppressed)');
+    assert.equal(events[0]!.incident.suppression && (events[0]!.incident.suppression as { kind: string }).kind, 'maintenance');
     assert.equal((await active())[0]!.suppression?.kind, 'maintenance');
+  });
+
+  it('undoing a clearing announces the incident with the suppression its entity has then', async () => {
+    await service.signals([signal({})]);
+    await service.signals([signal({ active: false })]);
+    answers.set(web, windowOf(null));
+    events = [];
+    const [inc] = await active();
+    await service.undoClear(admin, inc!.id);
+    assert.deepEqual(actions(), [['undo-clear', web]]);
+    assert.equal((events[0]!.incident.suppression as { kind: string } | undefined)?.kind, 'maintenance');
+  });
+
+  it('a cause upstream in trouble after an incident notified does not suppress it; one in trouble first does, and at a reopening', async () => {
+    await service.signals([signal({})]);
+    const cause = { kind: 'dependency' as const, until: null, rootCause: { entityId: db, entityType: 1, entityName: 'db1' } };
+    answers.set(web, cause);
+    events = [];
+    await service.recheckSuppression();
+    assert.deepEqual(actions(), [], 'it has notified already: suppressing it now would only make it notify twice');
+    await service.signals([signal({ active: false })]);
+    await service.signals([signal({})]);
+    assert.equal((await active())[0]!.suppression?.kind, 'dependency', 'reopened: as new');
+  });
+
+  it('a window\'s suppression may give way to a cause upstream (the incident has not notified yet)', async () => {
+    answers.set(web, windowOf(null));
+    await service.signals([signal({})]);
+    answers.set(web, { kind: 'dependency', until: null, rootCause: { entityId: db, entityType: 1, entityName: 'db1' } });
+    await service.recheckSuppression();
+    assert.equal((await active())[0]!.suppression?.kind, 'dependency');
   });
 
   it('a suppression with an end is rechecked when that time comes, without anyone asking', async () => {
@@ -141,15 +174,33 @@ describe('suppression', () => {
     assert.deepEqual(actions(), [['unsuppressed', web]]);
   });
 
-  it('a restart reads the suppressed incidents back and rechecks them', async () => {
-    answers.set(web, windowOf(null));
+  it('a restart reads the suppressed incidents back; its start rechecks them (a window that ended meanwhile lets go), no one asking', async () => {
+    answers.set(web, windowOf(now + 60_000));
     await service.signals([signal({})]);
     await service.stop();
+    now += 120_000;
     answers.delete(web);
     events = [];
     service = await startService();
-    await service.recheckSuppression();
     assert.deepEqual(actions(), [['unsuppressed', web]]);
+  });
+
+  it('before the start, rechecks wait: a suppressor registered late is not overruled by an early recheck', async () => {
+    answers.set(web, windowOf(null));
+    await service.signals([signal({})]);
+    await service.stop();
+    events = [];
+    const bus = new EventBus(logger);
+    bus.subscribe((e) => void (e.type === 'incident' && events.push(e)));
+    const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
+    service = await createIncidentsService({
+      store: storage.incidents, levels, catalog, bus, clock, logger, settings: { stateLevels: { '5': '1', '8': '4' }, clearedToHistoryMs: 60_000 },
+    });
+    await service.recheckSuppression();
+    assert.deepEqual(actions(), [], 'no suppressor yet: the recheck waits for the start');
+    service.addSuppressor(({ entityId }) => answers.get(entityId));
+    await service.startSuppression();
+    assert.deepEqual(actions(), [], 'the window still holds it');
   });
 
   it('a manual suppression holds whatever the suppressors say; unsuppressing by hand lets them decide again', async () => {

@@ -16,7 +16,8 @@ export type Suppressor = (entity: { entityId: string; entityType: number }, now:
 /** The same suppression, as far as anyone downstream can tell (kind, window, cause, end). */
 export function sameSuppression(a: Suppression | null | undefined, b: Suppression | null | undefined): boolean {
   if (!a || !b) return !a && !b;
-  return a.kind === b.kind && a.until === b.until && a.windowId === b.windowId && a.rootCause?.entityId === b.rootCause?.entityId && a.userId === b.userId;
+  return a.kind === b.kind && a.until === b.until && a.windowId === b.windowId && a.windowName === b.windowName
+    && a.rootCause?.entityId === b.rootCause?.entityId && a.userId === b.userId;
 }
 
 /** A manual suppression whose time has not come holds; every other one is decided again. */
@@ -42,19 +43,30 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
   let stopped = false;
+  /**
+   * Rechecks and the timer wait for `start`, once every suppressor is registered: a recheck
+   * asked of only some of them would lift what the others hold (and notify for it).
+   */
+  let started = false;
 
-  function decide(entity: { entityId: string; entityType: number }, now: number): Suppression | undefined {
+  /** `dependency`: whether a cause upstream may suppress (see `wanted`). */
+  function decide(entity: { entityId: string; entityType: number }, now: number, dependency = true): Suppression | undefined {
     for (const s of suppressors) {
       const answer = s(entity, now);
-      if (answer) return answer;
+      if (answer && (dependency || answer.kind !== 'dependency')) return answer;
     }
     return undefined;
   }
 
-  /** The suppression an active, not cleared incident should have now. */
-  function wanted(f: SuppressionFact, now: number): Suppression | null {
+  /**
+   * The suppression an active, not cleared incident should have now. A cause upstream that
+   * went into trouble after the incident notified does not suppress it (that would only make it
+   * notify twice); it may where the incident is new (`fresh`: raised, reopened) or has not
+   * notified yet (suppressed already, by a window say).
+   */
+  function wanted(f: SuppressionFact, now: number, fresh = false): Suppression | null {
     if (manualHolds(f.suppression, now)) return f.suppression;
-    return decide(f, now) ?? null;
+    return decide(f, now, fresh || f.suppression !== null) ?? null;
   }
 
   function arm(now: number): void {
@@ -63,7 +75,7 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
       const until = f.suppression?.until;
       if (!f.cleared && until !== null && until !== undefined && until > now && until < next) next = until;
     }
-    if (next === timerAt) return;
+    if (next === timerAt || !started) return;
     if (timer) clearTimeout(timer);
     timer = undefined;
     timerAt = next;
@@ -89,16 +101,17 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
     arm(now);
   }
 
-  /** Writes suppression changes (in chunks), follows and announces the records changed. */
-  async function write(changes: SuppressionChange[], now: number): Promise<void> {
+  /** Writes suppression changes (in chunks) and follows the records changed; `announce`: tells of each. */
+  async function write(changes: SuppressionChange[], now: number, announce = true): Promise<IncidentRow[]> {
+    const out: IncidentRow[] = [];
     for (let i = 0; i < changes.length; i += WRITE_CHUNK) {
       for (const row of await store.setSuppression(changes.slice(i, i + WRITE_CHUNK), now)) {
-        const before = live.get(row.id)?.suppression ?? null;
         track(row);
-        changed(row.suppression ? 'suppressed' : 'unsuppressed', row);
-        if (before && !row.suppression) logger.debug({ incident: row.id }, 'incident unsuppressed');
+        out.push(row);
+        if (announce) changed(row.suppression ? 'suppressed' : 'unsuppressed', row);
       }
     }
+    return out;
   }
 
   function track(row: IncidentRow): void {
@@ -112,7 +125,7 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
   /** Rechecks every active incident (or those of some entities). */
   function recheck(entityIds?: Iterable<string>): Promise<void> {
     return serial(async () => {
-      if (stopped) return;
+      if (stopped || !started) return;
       if (entityIds === undefined) return reconcile([...live.values()]);
       const wantedIds = new Set(entityIds);
       return reconcile([...live.values()].filter((f) => wantedIds.has(f.entityId)));
@@ -122,7 +135,15 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
   return {
     async load(): Promise<void> {
       for (const f of await store.suppressionFacts()) live.set(f.id, f);
-      arm(clock());
+    },
+    /**
+     * Once every suppressor is registered: decides every active incident again (a window
+     * that ended while the server was down lets its incidents go, and they notify) and arms
+     * the timer for the next end.
+     */
+    start(): Promise<void> {
+      started = true;
+      return recheck();
     },
     /** Suppressors are asked in the order they were added. */
     add(suppressor: Suppressor): void {
@@ -132,8 +153,29 @@ export function createSuppressionKeeper({ store, clock, logger, serial, changed 
     decide: (entity: { entityId: string; entityType: number }) => decide(entity, clock()),
     /** Follows a record the service wrote (raised, repeated, cleared, moved to history...). */
     track,
-    /** After a batch of the engine's signals: the records it touched, decided again. Inside `serial`. */
-    settle: (rows: IncidentRow[]) => reconcile(rows.filter((r) => r.historyAt === null).map((r) => live.get(r.id)!).filter(Boolean)),
+    /**
+     * Records the engine (or a hand) just brought back or repeated, each with the suppression
+     * its entity has now, written before anyone is told of them, so that the news of a
+     * reopened incident in a window carries its suppression. `fresh`: the ids that were
+     * cleared before (reopened: as new). Answers the records as they are now, by id; inside `serial`.
+     */
+    async settle(rows: IncidentRow[], fresh: ReadonlySet<string>): Promise<Map<string, IncidentRow>> {
+      const now = clock();
+      const changes: SuppressionChange[] = [];
+      for (const r of rows) {
+        const f = live.get(r.id);
+        if (!f || f.cleared) continue;
+        const want = wanted(f, now, fresh.has(r.id));
+        if (!sameSuppression(want, f.suppression)) changes.push({ id: r.id, suppression: want, was: f.suppression });
+      }
+      const out = new Map<string, IncidentRow>();
+      if (changes.length === 0) return out;
+      for (const row of await write(changes, now, false)) out.set(row.id, row);
+      arm(now);
+      return out;
+    },
+    /** Whether the keeper holds the incident as cleared (before a change is tracked). */
+    wasCleared: (id: string): boolean => live.get(id)?.cleared ?? false,
     recheck,
     /**
      * An operator's "suppress until" (kind manual) on an active, not cleared incident, or

@@ -9,6 +9,14 @@
 import type { Catalog, MemEntity } from '../catalog/catalog.js';
 import type { MaintenanceScope } from '../../storage/maintenance-types.js';
 
+/** A scope's object ids as a set, made once per scope (scopes are replaced, never changed in place). */
+const objectSets = new WeakMap<MaintenanceScope, ReadonlySet<string>>();
+function objectsOf(scope: MaintenanceScope): ReadonlySet<string> {
+  let set = objectSets.get(scope);
+  if (!set) objectSets.set(scope, (set = new Set(scope.objects)));
+  return set;
+}
+
 export function covers(catalog: Catalog, scope: MaintenanceScope, entity: MemEntity): boolean {
   if (scope.tags.length > 0 && entity.tags.some((t) => scope.tags.includes(t))) return true;
   if (entity.entityType === 2) {
@@ -16,8 +24,9 @@ export function covers(catalog: Catalog, scope: MaintenanceScope, entity: MemEnt
     const target = catalog.object(entity.target);
     return source !== undefined && target !== undefined && covers(catalog, scope, source) && covers(catalog, scope, target);
   }
-  if (scope.objects.includes(entity.id)) return true;
-  if (!scope.subtree || scope.objects.length === 0) return false;
+  const objects = objectsOf(scope);
+  if (objects.has(entity.id)) return true;
+  if (!scope.subtree || objects.size === 0) return false;
   // Up through every parent, each object once (the graph has no cycles, but shares ancestors).
   const seen = new Set<string>([entity.id]);
   const todo = [...entity.parent_id];
@@ -25,7 +34,7 @@ export function covers(catalog: Catalog, scope: MaintenanceScope, entity: MemEnt
     const id = todo.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    if (scope.objects.includes(id)) return true;
+    if (objects.has(id)) return true;
     const o = catalog.object(id);
     if (o) todo.push(...o.parent_id);
   }

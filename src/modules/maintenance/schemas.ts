@@ -63,7 +63,7 @@ export const MaintenanceSchema = Type.Object({
 export const MaintenanceParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 32 }) });
 
 export const MaintenanceListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, default: 100 })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, default: 100 })),
   skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   active: Type.Optional(Type.Boolean({ description: 'true: only windows running now; false: only those not running' })),
   entityId: Type.Optional(Type.String({ maxLength: 32, description: 'only windows whose scope covers this entity (running or not)' })),

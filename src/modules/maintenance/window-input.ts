@@ -7,7 +7,7 @@ import type { MaintenanceScope } from '../../storage/maintenance-types.js';
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { idOf } from '../entities/entity-input.js';
-import type { CreateMaintenanceInput } from './schemas.js';
+import { MAINTENANCE_LIMITS, type CreateMaintenanceInput } from './schemas.js';
 
 type ScheduleInput = CreateMaintenanceInput['schedule'];
 type ScopeInput = CreateMaintenanceInput['scope'];
@@ -53,6 +53,8 @@ export function scopeOf(catalog: Catalog, actor: EntityActor, s: ScopeInput, kep
     if (!objects.includes(o.id)) objects.push(o.id);
   }
   for (const id of kept) if (!objects.includes(id)) objects.push(id);
+  // The hidden objects kept count too: a window never names more than the limit.
+  if (objects.length > MAINTENANCE_LIMITS.objects) throw badRequest(`scope.objects: at most ${MAINTENANCE_LIMITS.objects} objects (with those kept that you cannot see)`);
   const tags: string[] = [];
   for (const given of s.tags ?? []) {
     const id = idOf(given);

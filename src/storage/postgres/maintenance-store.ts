@@ -1,14 +1,14 @@
 import type { MaintenanceRow, MaintenanceStore, NewMaintenance } from '../maintenance-types.js';
 import type { PgDb } from './pg-db.js';
 import { rowId } from './row-id.js';
-import { changeableValues, MAINTENANCE_COLUMNS, toMaintenanceRecord, type MaintenanceDbRow } from '../rows/maintenance-row.js';
+import { authorValue, changeableValues, MAINTENANCE_COLUMNS, toMaintenanceRecord, type MaintenanceDbRow } from '../rows/maintenance-row.js';
 
 export function createPgMaintenanceStore(db: PgDb): MaintenanceStore {
   return {
     all: async () => (await db.rows<MaintenanceDbRow>(`SELECT ${MAINTENANCE_COLUMNS} FROM maintenance_windows ORDER BY id`)).map(toMaintenanceRecord),
     async create(row: NewMaintenance) {
       const r = await db.one<MaintenanceDbRow>(`INSERT INTO maintenance_windows (name, description, schedule, time_zone, scope, collect_data, enabled, updated, created, author)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${MAINTENANCE_COLUMNS}`, [...changeableValues(row), row.created, rowId(row.author) ?? 0]);
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${MAINTENANCE_COLUMNS}`, [...changeableValues(row), row.created, authorValue(row.author)]);
       return toMaintenanceRecord(r!);
     },
     async update(row: MaintenanceRow) {

@@ -37,3 +37,6 @@ export const toMaintenanceRecord = (r: MaintenanceDbRow): MaintenanceRow => ({
 export const changeableValues = (r: NewMaintenance | MaintenanceRow) => [
   r.name, r.description, JSON.stringify(r.schedule), r.timeZone, JSON.stringify(r.scope), r.collectData ? 1 : 0, r.enabled ? 1 : 0, r.updated,
 ];
+
+/** The author column (a user's row id) as both dialects store it: 0 for an actor that is no user row. */
+export const authorValue = (author: string): number => (/^[1-9][0-9]{0,15}$/.test(author) ? Number(author) : 0);

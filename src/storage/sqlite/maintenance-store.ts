@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MaintenanceRow, MaintenanceStore, NewMaintenance } from '../maintenance-types.js';
 import type { WriteGate } from './write-gate.js';
-import { changeableValues, MAINTENANCE_COLUMNS, toMaintenanceRecord, type MaintenanceDbRow } from '../rows/maintenance-row.js';
+import { authorValue, changeableValues, MAINTENANCE_COLUMNS, toMaintenanceRecord, type MaintenanceDbRow } from '../rows/maintenance-row.js';
 
 export function createSqliteMaintenanceStore(db: Database.Database, gate: WriteGate): MaintenanceStore {
   const all = db.prepare(`SELECT ${MAINTENANCE_COLUMNS} FROM maintenance_windows ORDER BY id`);
@@ -12,7 +12,7 @@ export function createSqliteMaintenanceStore(db: Database.Database, gate: WriteG
   const remove = db.prepare('DELETE FROM maintenance_windows WHERE id = ?');
   return {
     all: async () => (all.all() as MaintenanceDbRow[]).map(toMaintenanceRecord),
-    create: (row: NewMaintenance) => gate.run(() => toMaintenanceRecord(insert.get(...changeableValues(row), row.created, Number(row.author)) as MaintenanceDbRow)),
+    create: (row: NewMaintenance) => gate.run(() => toMaintenanceRecord(insert.get(...changeableValues(row), row.created, authorValue(row.author)) as MaintenanceDbRow)),
     update: (row: MaintenanceRow) =>
       gate.run(() => {
         const r = change.get(...changeableValues(row), Number(row.id)) as MaintenanceDbRow | undefined;
