@@ -157,6 +157,12 @@ describe('class properties', () => {
     await ok('PATCH', `/classes/${cls}/props/${props[0].id}`, { value: 'infra' });
     const again = await ok('GET', `/objects/${other.id}`);
     assert.deepEqual(again.properties.map((p: any) => [p.name, p.value]), [['team', 'infra'], ['site', 'north']]);
+    // A search finds objects by the properties they have in effect, inherited ones too; an own one hides the class's.
+    const found = async (name: string, value: string) => (await ok('POST', '/objects/search', { search: { properties: { $elemMatch: { name, value } } } }))
+      .map((x: any) => x.id).filter((id: string) => id === o.id || id === other.id).sort();
+    assert.deepEqual(await found('team', 'infra'), [other.id]);
+    assert.deepEqual(await found('site', 'north'), [other.id], 'the first object overrides site');
+    assert.deepEqual(await found('site', 'south'), [o.id]);
     // POST and DELETE of one class property.
     const added = await ok('POST', `/classes/${cls}/props`, { name: 'owner', value: 'me' }, 201);
     assertError(await asAdmin('POST', `/classes/${cls}/props`, { name: 'owner', value: 'you' }), 409, 'Conflict');

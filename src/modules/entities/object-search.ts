@@ -86,17 +86,32 @@ export function createObjectSearch({ catalog }: { catalog: Catalog }) {
     return (o) => ({ ...o, properties: redactProperties(o.properties) });
   }
 
+  /**
+   * The object with the properties it has in effect: its own and those its class gives it
+   * (core/classes/effective.ts), as its record shows them. Only for criteria naming properties;
+   * an object of a class without properties is itself.
+   */
+  function inheritedFor(criteria: Record<string, unknown>): ((o: MemObject) => MemObject) | undefined {
+    if (!JSON.stringify(criteria).includes('"properties')) return undefined;
+    return (o) => {
+      const props = catalog.effectiveProps(o);
+      return props === o.properties ? o : ({ ...o, properties: props } as MemObject);
+    };
+  }
+
   /** Every object matching `criteria` that the actor may see (or change), in id order. */
   async function match(actor: EntityActor, criteria: Record<string, unknown>, options: MatchOptions = {}): Promise<MemObject[]> {
     const compiled = compile(criteria);
     const doc = documentFor(actor, criteria);
     const masked = secretsFor(actor, criteria);
+    const inherited = inheritedFor(criteria);
     // Fields a prefilter reads (name, properties) are the same in the caller's view of an
     // object once its secrets are masked.
     const pre = prefilterOf<MemObject>(criteria);
     const full = (o: MemObject) => compiled(doc(o));
     const fast = pre ? (o: MemObject) => { const v = pre.test(o); return v === MAYBE ? full(o) : v === YES; } : full;
-    const test = masked ? (o: MemObject) => fast(masked(o)) : fast;
+    const shown = masked && inherited ? (o: MemObject) => masked(inherited(o)) : masked ?? inherited;
+    const test = shown ? (o: MemObject) => fast(shown(o)) : fast;
     const allowed = options.changeable ? canChange : canSee;
     const out: MemObject[] = [];
     let n = 0;
