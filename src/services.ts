@@ -244,7 +244,9 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   catalog.facts.useMaintenance((id) => maintenance.entityMaintenance(id));
   const notifications = await createNotificationsService({
     store: storage.notifications, runs: storage.triggerRuns, memory: storage.engineMemory, bus, catalog: catalog.catalog, clock, logger,
-    levels: { has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, guardDeletion: (g) => levels.guardDeletion(g) },
+    levels: {
+      has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, priorityOf: (id) => levels.priorityOf(id), guardDeletion: (g) => levels.guardDeletion(g),
+    },
     triggers: config.triggers, settings: config.notifications,
   });
   started.add(() => notifications.stop());

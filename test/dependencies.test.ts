@@ -60,6 +60,37 @@ describe('parents', () => {
     assert.equal(actions[1].details.suppression.kind, 'dependency');
   });
 
+  it('a cause the reader may not see is not named to them: not in the reason, the suppression, the actions, a filter or the live stream', async () => {
+    const parent = await watched('1');
+    await asAdmin('PATCH', `/objects/${parent}`, { name: 'secret-parent' });
+    const child = await watched(parent);
+    await createUser(server, { login: 'dep-child-only', password: PW, permissions: [], objectPermissions: { include: [child] } });
+    const reader = as('dep-child-only', PW);
+    const own = await openStream(server, { types: 'incident', headers: reader });
+    try {
+      await push('objects', parent, 0);
+      await push('objects', child, 0);
+      const inc = await incidentOf(child);
+      assert.equal(inc.reason.rootCause.entityId, parent, 'the admin sees the cause');
+      const seen = (await call(server, 'GET', `/incidents/${inc.id}`, { headers: reader })).body;
+      const childName = (await asAdmin('GET', `/objects/${child}`)).body.name;
+      assert.deepEqual(seen.reason.rootCause, { entityId: child, entityType: 1, entityName: childName }, 'the incident\'s own entity instead');
+      assert.equal(seen.suppression.kind, 'dependency', 'it is suppressed, and says so');
+      assert.equal(seen.suppression.rootCause, undefined);
+      const listed = (await call(server, 'GET', '/incidents?limit=1000', { headers: reader })).body as any[];
+      assert.ok(!JSON.stringify(listed).includes('secret-parent'), 'no list entry names it');
+      const probe = encodeURIComponent(JSON.stringify({ 'reason.rootCause.entityName': 'secret-parent' }));
+      assert.deepEqual((await call(server, 'GET', `/incidents?filter=${probe}`, { headers: reader })).body, [], 'a filter cannot probe it');
+      const actions = (await call(server, 'GET', `/incidents/${inc.id}/actions`, { headers: reader })).body as any[];
+      assert.ok(!JSON.stringify(actions).includes(parent) && !JSON.stringify(actions).includes('secret-parent'), JSON.stringify(actions));
+      const streamed = await own.next((e) => e.event === 'incident' && e.data?.incident?.id === inc.id);
+      assert.ok(!JSON.stringify(streamed.data).includes('secret-parent'), 'the live stream does not name it');
+    } finally {
+      own.close();
+      await push('objects', parent, 1);
+    }
+  });
+
   it('a child Down alone is not suppressed: its parent shows Down only because of it', async () => {
     const parent = await watched('1');
     const child = await watched(parent);

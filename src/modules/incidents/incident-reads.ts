@@ -8,6 +8,7 @@ import type { IncidentQuery, IncidentRow, IncidentsStore } from '../../storage/i
 import { canSee, type EntityActor } from '../catalog/access.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { withOwners } from './incident-owner.js';
+import { actionDetailsForReader, incidentForReader } from './incident-for-reader.js';
 
 import { actionView, commentView, compileFilter, incidentView, parseSort, type IncidentView } from './incident-view.js';
 
@@ -59,6 +60,8 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
     return row;
   }
 
+  const shown = (actor: EntityActor, row: IncidentRow) => incidentForReader(actor, catalog, incidentView(row));
+
   async function page(actor: EntityActor, base: Omit<IncidentQuery, 'limit' | 'skip' | 'after' | 'conditions'>, filterText: string | undefined, paging: Paging): Promise<IncidentView[]> {
     const filter = compileFilter(filterText);
     if (paging.limit === 0) return [];
@@ -68,7 +71,8 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
       fetch: (after, limit) => store.find({ ...query, limit, after }),
       keep: (row) => {
         if (!visible(actor, row)) return undefined;
-        const view = incidentView(row);
+        // The filter sees what the reader is shown: a hidden cause is no criterion.
+        const view = shown(actor, row);
         return !filter || filter.matches(view) ? view : undefined;
       },
       skip: paging.skip, limit: paging.limit, batchSize: SCAN_BATCH, maxScan: MAX_SCAN,
@@ -93,13 +97,17 @@ export function createIncidentReads({ store, catalog }: { store: IncidentsStore;
       return flagOn(input.owner) ? withOwners(catalog, actor, found) : found;
     },
 
-    get: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'active')),
-    historyGet: async (actor: EntityActor, id: string) => incidentView(await visibleRow(actor, id, 'history')),
+    get: async (actor: EntityActor, id: string) => shown(actor, await visibleRow(actor, id, 'active')),
+    historyGet: async (actor: EntityActor, id: string) => shown(actor, await visibleRow(actor, id, 'history')),
 
     /** Comments of an active (or, with scope 'history', a historical) incident, newest first. */
     async actions(actor: EntityActor, id: string, scope: Scope, paging: Paging) {
       const row = await visibleRow(actor, id, scope);
-      return (await store.actions(row.id, paging.limit, paging.skip)).map(actionView);
+      return (await store.actions(row.id, paging.limit, paging.skip)).map((a) => {
+        const v = actionView(a);
+        const details = actionDetailsForReader(actor, catalog, v.details, row.entityId);
+        return details === v.details ? v : { ...v, details };
+      });
     },
     async comments(actor: EntityActor, id: string, scope: Scope, paging: Paging) {
       const row = await visibleRow(actor, id, scope);

@@ -9,6 +9,8 @@
 // A change to the user's account reaches their open streams at once (users' onAccountChange):
 // narrower rights or objectPermissions refilter the stream from the next event on, a block,
 // deletion or new password ends it.
+import { incidentForReader } from '../incidents/incident-for-reader.js';
+import type { IncidentView } from '../incidents/incident-view.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { accountChange } from '../users/account-changed.js';
 import type { ServerResponse } from 'node:http';
@@ -69,6 +71,10 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     if (event.type === 'state') {
       const reason = reasonFor(actor, catalog.catalog, event.reason);
       if (reason !== event.reason) text = JSON.stringify({ ...event, reason });
+    } else if (event.type === 'incident') {
+      // A cause upstream the reader may not see is not named (incident-for-reader.ts).
+      const incident = incidentForReader(actor, catalog.catalog, event.incident as unknown as IncidentView);
+      if (incident !== (event.incident as unknown)) text = JSON.stringify({ ...event, incident });
     }
     client.res.write(`id: ${id}\nevent: ${event.type}\ndata: ${text}\n\n`);
     if (client.res.writableLength > HIGH_WATER_BYTES) client.res.end();

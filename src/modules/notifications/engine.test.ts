@@ -31,7 +31,7 @@ function setup() {
   const grouper = createGrouper((o) => out.push(o));
   const config = { activePolicies: () => [policy], policy: () => policy } as unknown as NotificationConfig;
   const followUps = createFollowUps({ clock: Date.now, logger, policy: () => policy, onDue: () => undefined });
-  createNotificationEngine({ bus, catalog, config, grouper, followUps, levelName: (l) => `L${l}`, clock: Date.now, logger });
+  createNotificationEngine({ bus, catalog, config, grouper, followUps, levelName: (l) => `L${l}`, priorityOf: (l) => ({ 3: 0, 2: 10, 1: 20, 4: 30 } as Record<number, number>)[l] ?? 20, clock: Date.now, logger });
   const publish = (action: IncidentEvent['action'], incident: Record<string, unknown>) =>
     bus.publish({ type: 'incident', entityId: '100', entityType: 1, action, incident: { id: '7', state: 1, text: 't', timestamp: 1, ...incident }, timestamp: 1 });
   const sent = async () => {

@@ -20,8 +20,6 @@ import { matches, type MatchReaders } from './policy-match.js';
 import type { Policy } from './policy-types.js';
 
 const CLEARED = 3;
-/** How bad each built-in level is (Warning < Alarm < Major); a custom level has no rank, so a change to or from it is no "worse level". */
-const RANK: Record<number, number> = { 2: 1, 1: 2, 4: 3 };
 const MAX_PATH_DEPTH = 50;
 
 export interface EngineDeps {
@@ -31,6 +29,8 @@ export interface EngineDeps {
   grouper: Grouper;
   followUps: FollowUps;
   levelName: (id: number) => string;
+  /** How bad a level is (the levels' `priority`, higher is worse): what "a worse level" means, as for acknowledgements. */
+  priorityOf: (id: number) => number;
   clock: () => number;
   logger: Logger;
 }
@@ -80,14 +80,14 @@ export function createNotificationEngine(deps: EngineDeps) {
     return e ? { id: e.id, name: e.name } : undefined;
   }
 
-  /** Tells every matching policy (a first notice starts its follow-ups). */
-  function notify(facts: IncidentFacts, kind: NotificationKind): void {
+  /** Tells every matching policy (a first notice starts its follow-ups, paused while the incident is acknowledged). */
+  function notify(facts: IncidentFacts, kind: NotificationKind, state: { acknowledged: boolean }): void {
     const now = clock();
     for (const policy of config.activePolicies()) {
       if (!matches(policy.match, { entityId: facts.entityId, level: facts.state, now }, readers)) continue;
       const group = groupOf(policy, facts.entityId);
       grouper.add({ policy, kind, facts, channels: policy.channels, group });
-      if (kind === 'raised' || !followUps.has(facts.id, policy.id)) followUps.begin(policy, facts, group);
+      if (kind === 'raised' || !followUps.has(facts.id, policy.id)) followUps.begin(policy, facts, group, state);
     }
   }
 
@@ -105,7 +105,7 @@ export function createNotificationEngine(deps: EngineDeps) {
         lastLevel.set(id, level);
         followUps.update(id, { suppressed, acknowledged });
         // Unsuppressed: told once, as if raised now (its follow-ups start again from here).
-        if (!suppressed && !cleared) notify(factsOf(e), 'raised');
+        if (!suppressed && !cleared) notify(factsOf(e), 'raised', { acknowledged });
         return;
       case 'suppressed':
         followUps.update(id, { suppressed: true });
@@ -134,8 +134,8 @@ export function createNotificationEngine(deps: EngineDeps) {
         followUps.update(id, { acknowledged, suppressed, facts });
         if (suppressed) return;
         // Reopened (it was cleared and is not now): as if raised. Worse: a `level` notice.
-        if (prev === CLEARED) notify(facts, 'raised');
-        else if (prev !== undefined && RANK[level] !== undefined && RANK[prev] !== undefined && RANK[level]! > RANK[prev]!) notify(facts, 'level');
+        if (prev === CLEARED) notify(facts, 'raised', { acknowledged });
+        else if (prev !== undefined && prev !== level && deps.priorityOf(level) > deps.priorityOf(prev)) notify(facts, 'level', { acknowledged });
         return;
       }
       default:

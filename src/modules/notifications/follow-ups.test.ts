@@ -35,6 +35,19 @@ describe('follow-ups', () => {
     await f.stop();
   });
 
+  it('begun for an incident already acknowledged (unsuppressed, reopened), they wait until it is not', async () => {
+    const due: Due[] = [];
+    const f = createFollowUps({ clock: Date.now, logger: pino({ level: 'silent' }), policy: () => policy, onDue: (d) => due.push(d) });
+    f.start();
+    f.begin(policy, facts, undefined, { acknowledged: true });
+    await sleep(300);
+    assert.deepEqual(due, [], 'no repeat nor escalation while acknowledged');
+    f.update('7', { acknowledged: false });
+    await sleep(200);
+    assert.ok(due.length > 0);
+    await f.stop();
+  });
+
   it('a policy without repeat, escalation or notice on clearing keeps no follow-up', () => {
     const f = createFollowUps({ clock: Date.now, logger: pino({ level: 'silent' }), policy: () => policy, onDue: () => undefined });
     f.begin({ ...policy, repeatMinutes: null, escalation: [] }, facts, undefined);

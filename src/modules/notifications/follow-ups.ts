@@ -149,12 +149,13 @@ export function createFollowUps(deps: FollowUpDeps) {
 
   return {
     /** Starts following up the notice just given (replacing an older follow-up of the pair). */
-    begin(policy: Policy, facts: IncidentFacts, group: FollowUp['group']): void {
+    /** `state`: the incident as it is now (an acknowledged one's repeats and escalations wait). */
+    begin(policy: Policy, facts: IncidentFacts, group: FollowUp['group'], state: { acknowledged: boolean } = { acknowledged: false }): void {
       if (stopped || !followsUp(policy)) return;
       const now = clock();
       const f: FollowUp = {
         incidentId: facts.id, policyId: policy.id, facts, group, firstAt: now,
-        nextRepeat: policy.repeatMinutes === null ? null : now + policy.repeatMinutes * MINUTE, stepsDone: [], acknowledged: false, suppressed: false,
+        nextRepeat: policy.repeatMinutes === null ? null : now + policy.repeatMinutes * MINUTE, stepsDone: [], acknowledged: state.acknowledged, suppressed: false,
       };
       index(f);
       remember(facts.entityId);

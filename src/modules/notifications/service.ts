@@ -20,7 +20,7 @@ export interface NotificationsDeps {
   memory?: EngineMemoryStore;
   bus: EventBus;
   catalog: Catalog;
-  levels: { has(id: string): boolean; name(id: number): string; guardDeletion?(guard: (id: string) => string | undefined): void };
+  levels: { has(id: string): boolean; name(id: number): string; priorityOf(id: number): number; guardDeletion?(guard: (id: string) => string | undefined): void };
   clock: () => number;
   logger: Logger;
   triggers: Config['triggers'];
@@ -60,7 +60,7 @@ export async function createNotificationsService(deps: NotificationsDeps) {
       else grouper.add({ policy, kind: 'escalation', step: due.step, facts: f.facts, channels: policy.escalation[due.step - 1]!.channels, group: f.group });
     },
   });
-  const engine = createNotificationEngine({ bus: deps.bus, catalog, config, grouper, followUps, levelName: deps.levels.name, clock, logger });
+  const engine = createNotificationEngine({ bus: deps.bus, catalog, config, grouper, followUps, levelName: deps.levels.name, priorityOf: deps.levels.priorityOf, clock, logger });
   catalog.onDeleted((ids) => followUps.forgetEntities(ids));
   // A level a policy routes by is not deleted from under it.
   deps.levels.guardDeletion?.((id) => {
