@@ -244,6 +244,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   catalog.facts.useMaintenance((id) => maintenance.entityMaintenance(id));
   const notifications = await createNotificationsService({
     store: storage.notifications, runs: storage.triggerRuns, memory: storage.engineMemory, bus, catalog: catalog.catalog, clock, logger,
+    activeIncidents: () => incidents.activeFacts(),
     levels: {
       has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, priorityOf: (id) => levels.priorityOf(id), guardDeletion: (g) => levels.guardDeletion(g),
     },
@@ -259,7 +260,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   started.add(() => dependencySuppressor.stop());
   // Every suppressor is registered (maintenance, dependencies) and notifications listen: what
   // ended while the server was down (a window, a manual suppression) lets its incidents go now.
-  await incidents.startSuppression();
+  await incidents.start();
   // Full entity records name the metrics an entity has history for (metrics_cache).
   catalog.facts.useMetricNames((id) => data.history.metrics(id));
   const { eventLog, events } = await createEventServices(config, storage, { catalog: catalog.catalog, engine: data.engine, clock, logger });

@@ -365,4 +365,35 @@ describe('restart', () => {
       await own.destroy();
     }
   });
+
+  it('an incident cleared before a restart and reopened after it is told again (the last levels are read back)', async () => {
+    const own = await startTestServer({ 'triggers.webhookRetries': 0, 'incidents.clearedToHistoryMs': 600_000 });
+    try {
+      const admin = (method: string, path: string, body?: unknown) => call(own, method, path, { headers: adminAuth, body });
+      const mk = async (path: string, body: unknown) => {
+        const res = await admin('POST', path, body);
+        assert.equal(res.status, 201, res.text);
+        return res.body;
+      };
+      const host = await mk('/objects', { name: 'reopen-host', parent_id: ['1'] });
+      const path = fresh('reopen');
+      const c = await mk('/notification-channels', { name: 'ro', type: 'slack', settings: { webhookUrl: sink.url + path }, templates: { body: '{{event}}' } });
+      await mk('/notification-policies', { name: 'ro', match: { objects: [host.id] }, channels: [c.id], groupWindowMs: 0 });
+      assert.equal((await admin('PUT', `/objects/${host.id}/incident-conditions`, [{ condition: { temp: { _gt: 80 } }, text: 'too hot', state: '1' }])).status, 200);
+      assert.equal((await admin('POST', `/objects/${host.id}/stat`, { temp: 99 })).status, 204);
+      await sink.waitFor(path, 1);
+      assert.equal((await admin('POST', `/objects/${host.id}/stat`, { temp: 20 })).status, 204);
+      await own.stop();
+      const again = await startTestServer({ 'triggers.webhookRetries': 0, 'incidents.clearedToHistoryMs': 600_000 }, own.dataDir);
+      try {
+        assert.equal((await call(again, 'POST', `/objects/${host.id}/stat`, { headers: adminAuth, body: { temp: 99 } })).status, 204);
+        const got = await sink.waitFor(path, 2, 5000);
+        assert.equal(got[1]!.body.text, 'raised', 'the reopening is told as a new problem');
+      } finally {
+        await again.destroy();
+      }
+    } finally {
+      await own.destroy();
+    }
+  });
 });

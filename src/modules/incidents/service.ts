@@ -115,7 +115,6 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
   await sweeper.start();
 
   const ackExpiry = createAckExpiry({ store, clock, logger, serial, onExpired: (rows) => rows.forEach((r) => publish('unacknowledged', r)) });
-  await ackExpiry.start();
 
   catalog.onDeleted((ids) => {
     serial(async () => moved(await store.closeForEntities(ids, clock()))).catch((err: unknown) =>
@@ -188,8 +187,15 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
      * suppressed: what a suppressor says changed (a window began or ended, a cause cleared).
      */
     recheckSuppression: (entityIds?: Iterable<string>) => suppression.recheck(entityIds),
-    /** Called once every suppressor is registered (services.ts): rechecks start, and a first one runs. */
-    startSuppression: () => suppression.start(),
+    /**
+     * Called once every suppressor is registered and every listener subscribed (services.ts):
+     * suppression rechecks start with a first one, and acknowledgements whose time passed while
+     * the server was down lapse now, told to notifications like any other.
+     */
+    async start(): Promise<void> {
+      await suppression.start();
+      await ackExpiry.start();
+    },
     suppressionCounts: () => suppression.counts(),
     /** Every active incident as the suppression keeper holds it (for the dependency index at start). */
     activeFacts: () => suppression.facts(),

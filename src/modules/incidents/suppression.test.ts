@@ -48,7 +48,7 @@ async function startService(): Promise<IncidentsService> {
     store: storage.incidents, levels, catalog, bus, clock, logger, settings: { stateLevels: { '5': '1', '8': '4' }, clearedToHistoryMs: 60_000 },
   });
   s.addSuppressor(({ entityId }) => answers.get(entityId));
-  await s.startSuppression();
+  await s.start();
   return s;
 }
 
@@ -199,7 +199,7 @@ describe('suppression', () => {
     await service.recheckSuppression();
     assert.deepEqual(actions(), [], 'no suppressor yet: the recheck waits for the start');
     service.addSuppressor(({ entityId }) => answers.get(entityId));
-    await service.startSuppression();
+    await service.start();
     assert.deepEqual(actions(), [], 'the window still holds it');
   });
 

@@ -157,6 +157,13 @@ export function createNotificationEngine(deps: EngineDeps) {
     seed(list: ReadonlyArray<{ incidentId: string; facts: IncidentFacts }>): void {
       for (const f of list) if (!lastLevel.has(f.incidentId)) lastLevel.set(f.incidentId, f.facts.state);
     },
+    /**
+     * Seeds the last levels of the active incidents (read at start-up): a reopening or a worse
+     * level after a restart is told as before it, whether or not the incident had follow-ups.
+     */
+    seedActive(list: Iterable<{ id: string; level: number; cleared: boolean }>): void {
+      for (const i of list) lastLevel.set(i.id, i.cleared ? CLEARED : i.level);
+    },
     stop: () => unsubscribe(),
   };
 }

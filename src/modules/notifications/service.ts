@@ -20,6 +20,8 @@ export interface NotificationsDeps {
   memory?: EngineMemoryStore;
   bus: EventBus;
   catalog: Catalog;
+  /** The active incidents, their level and whether cleared (incidents service), read at load. */
+  activeIncidents?: () => Iterable<{ id: string; level: number; cleared: boolean }>;
   levels: { has(id: string): boolean; name(id: number): string; priorityOf(id: number): number; guardDeletion?(guard: (id: string) => string | undefined): void };
   clock: () => number;
   logger: Logger;
@@ -74,6 +76,7 @@ export async function createNotificationsService(deps: NotificationsDeps) {
 
     /** Reads the follow-ups stored before a restart. */
     async load(): Promise<void> {
+      if (deps.activeIncidents) engine.seedActive(deps.activeIncidents());
       engine.seed(await followUps.load((id) => catalog.entity(id) !== undefined));
     },
 
