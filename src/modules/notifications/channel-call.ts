@@ -5,7 +5,7 @@ import type { HttpCall } from '../triggers/webhook-sender.js';
 import type { Mail } from '../triggers/email-sender.js';
 import { DEFAULT_TEMPLATES, type Channel, type EmailSettings, type HookUrlSettings, type HttpSettings, type TelegramSettings, type WebhookSettings } from './channel-types.js';
 import { messageFields, type Message } from './message.js';
-import { jsonEscape, noEscape, render } from './template.js';
+import { htmlEscape, jsonEscape, markdownV2Escape, noEscape, render } from './template.js';
 
 export type ChannelCall = { http: HttpCall } | { mail: Mail };
 
@@ -41,7 +41,12 @@ export function channelCall(channel: Channel, message: Message, telegramApiUrl: 
     case 'telegram': {
       const s = channel.settings as TelegramSettings;
       const base = telegramApiUrl.replace(/\/+$/, '');
-      return json(`${base}/bot${s.botToken}/sendMessage`, { chat_id: s.chatId, text: text().slice(0, TELEGRAM_MAX), ...(s.parseMode ? { parse_mode: s.parseMode } : {}) });
+      if (!s.parseMode) return json(`${base}/bot${s.botToken}/sendMessage`, { chat_id: s.chatId, text: text().slice(0, TELEGRAM_MAX) });
+      // With a parse mode the values are escaped for it (a name with "<" or "." would make
+      // Telegram refuse the message); the default template is plain text, so all of it is.
+      const escape = s.parseMode === 'HTML' ? htmlEscape : markdownV2Escape;
+      const body = channel.templates.body !== undefined ? render(channel.templates.body, fields, escape) : escape(text());
+      return json(`${base}/bot${s.botToken}/sendMessage`, { chat_id: s.chatId, text: body.slice(0, TELEGRAM_MAX), parse_mode: s.parseMode });
     }
     case 'webhook': {
       const s = channel.settings as WebhookSettings;

@@ -24,3 +24,12 @@ describe('notification templates', () => {
     assert.deepEqual(unknownPlaceholders('{{a}} {{b}} {{a}} {{count}}', new Set(['count'])), ['a', 'b']);
   });
 });
+
+describe('Telegram parse-mode escapes', () => {
+  it('HTML escapes &, < and >; MarkdownV2 every reserved character', async () => {
+    const { htmlEscape, markdownV2Escape } = await import('./template.js');
+    assert.equal(htmlEscape('a<b> & c'), 'a&lt;b&gt; &amp; c');
+    assert.equal(markdownV2Escape('web-1 (raised) 2026-12-01T10:00:00.000Z_x*y!'), 'web\\-1 \\(raised\\) 2026\\-12\\-01T10:00:00\\.000Z\\_x\\*y\\!');
+    assert.equal(markdownV2Escape('[a](b) ~`>#+=|{}\\'), '\\[a\\]\\(b\\) \\~\\`\\>\\#\\+\\=\\|\\{\\}\\\\');
+  });
+});

@@ -16,6 +16,10 @@ export type Escape = (value: string) => string;
 export const noEscape: Escape = (v) => v;
 /** The value as the inside of a JSON string (the template supplies the quotes). */
 export const jsonEscape: Escape = (v) => JSON.stringify(v).slice(1, -1);
+/** Telegram's HTML parse mode: text outside tags must not hold <, > or & unescaped. */
+export const htmlEscape: Escape = (v) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Telegram's MarkdownV2: every reserved character outside markup is preceded by a backslash. */
+export const markdownV2Escape: Escape = (v) => v.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, (c) => `\\${c}`);
 
 /** The text with each known placeholder replaced by its escaped value, at most `maxChars` long. */
 export function render(template: string, fields: Readonly<Record<string, string>>, escape: Escape = noEscape, maxChars = MAX_RENDERED_CHARS): string {
