@@ -164,6 +164,15 @@ describe('declared dependencies', () => {
     assert.equal((await incidentOf(service)).suppression, undefined);
   });
 
+  it('a level named as a minLevel is not deleted (409) until no dependencies name it', async () => {
+    const target = await watched('1');
+    const level = (await asAdmin('POST', '/incident-levels', { name: `dep-level-${++n}`, ui: { colors: { main: '#123456' } } })).body;
+    assert.equal((await asAdmin('PUT', `/objects/${target}/dependencies`, { minLevel: level.id })).status, 200);
+    assertError(await asAdmin('DELETE', `/incident-levels/${level.id}`), 409, 'Conflict', /minLevel/);
+    assert.equal((await asAdmin('DELETE', `/objects/${target}/dependencies`)).status, 204);
+    assert.equal((await asAdmin('DELETE', `/incident-levels/${level.id}`)).status, 204);
+  });
+
   it('PUT refuses unknown and hidden entities, itself and unknown levels (400); DELETE restores the default; rights as for state conditions', async () => {
     const target = await watched('1');
     const hidden = (await mkObject({ name: 'dep-hidden', parent_id: ['1'] })).id;

@@ -126,6 +126,14 @@ export function createDependencySuppressor({ catalog, incidents, levels, bus, lo
     return { kind: 'dependency', until: null, rootCause: { entityId: e.id, entityType: e.entityType, entityName: e.name } };
   };
   incidents.addSuppressor(suppressor);
+  // A level a dependency threshold names is not deleted from under it (its priority would fall back silently).
+  levels.guardDeletion(async (id) => {
+    if (defaultMinLevel === id) return 'the configuration (incidents.dependencies.minLevel) names it';
+    for (const s of catalog.settingsOfKind('dependencies')) {
+      if (String(readDoc(s.value)?.minLevel ?? '') === id) return `the dependencies of entity ${s.entity_id} name it as minLevel`;
+    }
+    return undefined;
+  });
 
   return {
     index,

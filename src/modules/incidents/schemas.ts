@@ -148,8 +148,10 @@ export const AckBody = Type.Union([
     message: Type.Optional(Type.String({ maxLength: MAX_COMMENT_LENGTH, description: 'recorded with the acknowledgement and added as a comment' })),
     until: Type.Optional({ ...Until, description: 'ms; the acknowledgement is dropped at that time (recorded as unacknowledged, reason expired)' }),
     sticky: Type.Optional(Type.Boolean({ description: 'default true: kept through level changes; false: a worse level raised by the engine drops it' })),
-  }, { additionalProperties: false }),
+  }, { description: 'other fields are ignored, as every body was before these three existed' }),
   Type.Null(),
+  // Clients of the base spec's "empty body" that send a text one anyway are not refused.
+  Type.String({ maxLength: MAX_COMMENT_LENGTH, description: 'ignored' }),
 ], { description: 'optional; an empty body acknowledges as the base spec does (sticky, no expiry)' });
 
 export const SetLevelBody = Type.Object({

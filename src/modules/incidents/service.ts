@@ -240,10 +240,10 @@ export async function createIncidentsService({ store, levels, catalog, bus, cloc
      * expiry and stickiness (default sticky). Acknowledging an acknowledged incident keeps the
      * first acknowledgement.
      */
-    async acknowledge(actor: EntityActor, id: string, body?: AckBody | null): Promise<void> {
+    async acknowledge(actor: EntityActor, id: string, body?: AckBody | string | null): Promise<void> {
       const row = await activeRow(actor, id);
       const now = clock();
-      const ack = body ?? {};
+      const ack = typeof body === 'object' && body !== null ? body : {};
       if (ack.message !== undefined && ack.message.length > MAX_COMMENT_LENGTH) throw badRequest(`message: at most ${MAX_COMMENT_LENGTH} characters`);
       const until = ack.until === undefined ? undefined : holdUntil(ack.until, now);
       const message = ack.message === undefined || ack.message.trim() === '' ? undefined : ack.message;
