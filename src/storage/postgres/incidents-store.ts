@@ -31,8 +31,14 @@ const INSERT = `INSERT INTO incidents (entity_id, entity_type, type, key, data, 
 const SET_SUPPRESSION = `WITH changed AS (UPDATE incidents i SET suppression = v.s, updated = $1
   FROM unnest($2::bigint[], $3::text[]) AS v(id, s) WHERE i.id = v.id AND i.history_at IS NULL RETURNING i.*)
   SELECT * FROM changed ORDER BY id`;
-const REPEAT = `UPDATE incidents SET count = count + $1, state = $2, last_state = $2, clear_timestamp = NULL,
-  text = COALESCE($3, text), data = COALESCE($4, data), updated = $5 WHERE id = $6 AND history_at IS NULL RETURNING *`;
+// The repeat of the engine's batch, with the record as it was before it, in one round trip (a
+// storm repeats thousands): the row is locked by the sub-select, so nothing changes in between.
+const REPEAT_WITH_PREVIOUS = `WITH prev AS (SELECT id, last_state, clear_timestamp, acknowledged_by, ack_sticky FROM incidents
+  WHERE id = $6 AND history_at IS NULL FOR UPDATE)
+  UPDATE incidents i SET count = i.count + $1, state = $2, last_state = $2, clear_timestamp = NULL,
+  text = COALESCE($3, i.text), data = COALESCE($4, i.data), updated = $5 FROM prev WHERE i.id = prev.id
+  RETURNING i.*, prev.last_state AS prev_last_state, prev.clear_timestamp AS prev_clear_timestamp,
+  prev.acknowledged_by AS prev_acknowledged_by, prev.ack_sticky AS prev_ack_sticky`;
 const CLEAR = `UPDATE incidents SET state = ${CLEARED_LEVEL}, clear_timestamp = $1, updated = $2
   WHERE id = $3 AND history_at IS NULL AND clear_timestamp IS NULL RETURNING *`;
 // Moving to history clears what is not cleared yet (deleted entities, clear-remove); the
@@ -154,8 +160,10 @@ export function createPgIncidentsStore(db: PgDb): IncidentsStore {
             out.push(row);
             continue;
           }
-          const prev = await q.one<Prev>(PREVIOUS, [id]);
-          let row = await one(q, REPEAT, [op.counts ? 1 : 0, op.level, op.text ?? null, op.data ?? null, now, id]);
+          const both = await q.one<IncidentDbRow & { prev_last_state: number; prev_clear_timestamp: number | null; prev_acknowledged_by: string | null; prev_ack_sticky: number | null }>(
+            REPEAT_WITH_PREVIOUS, [op.counts ? 1 : 0, op.level, op.text ?? null, op.data ?? null, now, id]);
+          let row = both && toIncidentRecord(both);
+          const prev: Prev | undefined = both && { last_state: both.prev_last_state, clear_timestamp: both.prev_clear_timestamp, acknowledged_by: both.prev_acknowledged_by, ack_sticky: both.prev_ack_sticky };
           if (row && prev && (Number(prev.last_state) !== op.level || prev.clear_timestamp !== null)) {
             priority ??= priorityLookup(await q.rows<{ id: number; priority: number }>('SELECT id, priority FROM incident_levels'));
             const follow = repeatActions({ lastState: Number(prev.last_state), cleared: prev.clear_timestamp !== null, ackedBy: prev.acknowledged_by, sticky: prev.ack_sticky !== 0 },
