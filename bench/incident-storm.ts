@@ -87,6 +87,13 @@ async function incidentGauge(agent: Agent, base: string): Promise<{ active: numb
   return { active: read('active'), suppressed: read('suppressed') };
 }
 
+/** OpenTSDB put bodies of PUT_BATCH points: `up` = value for each entity. */
+function puts(ids: readonly string[], value: number, timestamp: number): unknown[][] {
+  const bodies: unknown[][] = [];
+  for (let i = 0; i < ids.length; i += PUT_BATCH) bodies.push(ids.slice(i, i + PUT_BATCH).map((id) => ({ metric: 'up', timestamp, value, tags: { entity: id } })));
+  return bodies;
+}
+
 const STATE_CONDITIONS = [
   { condition: { up: { _eq: 0 } }, state: 8, description: 'down' },
   { condition: { up: { _eq: 1 } }, state: 3, description: 'up' },
@@ -104,9 +111,10 @@ async function round(n: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: CREATE_CONCURRENCY });
   const base = server.base;
   try {
-    // The tree: one parent, CHILDREN objects under it, each Down when up = 0.
+    // The tree: one parent, CHILDREN objects under it, each Down when up = 0. Every one sends
+    // up = 1 before its conditions are set, so all are Working when the storm begins (an
+    // entity with conditions and no data would go NoData and raise an incident of its own).
     const parent = await json(agent, base, 'POST', '/objects', { name: 'rack-1' });
-    await json(agent, base, 'PUT', `/objects/${parent.id}/state-conditions`, STATE_CONDITIONS);
     const t0 = performance.now();
     const ids: string[] = [];
     let next = 0;
@@ -116,13 +124,18 @@ async function round(n: number) {
         ids.push((await json(agent, base, 'POST', '/objects', { name: `node-${k}`, parent_id: [parent.id] })).id);
       }
     }));
+    await Promise.all(puts([parent.id, ...ids], 1, Date.now()).map((points) => json(agent, base, 'POST', '/ingest/opentsdb/put', points)));
+    await json(agent, base, 'PUT', `/objects/${parent.id}/state-conditions`, STATE_CONDITIONS);
     const bulk = await json(agent, base, 'POST', '/bulk/objects', { search: { parent_id: parent.id }, bulk: [{ stateConditions: STATE_CONDITIONS }] });
     for (;;) {
       const b = await json(agent, base, 'GET', `/bulk/${bulk.bulkId}`);
       if (b.finished) break;
       await sleep(100);
     }
-    console.log(`round ${n}: ${CHILDREN} children created and given state conditions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await sleep(1000);
+    const calm = await incidentGauge(agent, base);
+    if (calm.active !== 0) throw new Error(`incidents before the storm: ${JSON.stringify(calm)}`);
+    console.log(`round ${n}: ${CHILDREN} children created, Working, and given state conditions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await configureNotifications(agent, base, sink.url);
 
     // The parent goes Down first; its incident notifies.
@@ -137,12 +150,7 @@ async function round(n: number) {
 
     // The storm: every child Down within one second, as OpenTSDB puts of 2,500 points.
     const tStorm = performance.now();
-    const puts: Promise<unknown>[] = [];
-    for (let i = 0; i < ids.length; i += PUT_BATCH) {
-      const points = ids.slice(i, i + PUT_BATCH).map((id) => ({ metric: 'up', timestamp: now + 1, value: 0, tags: { entity: id } }));
-      puts.push(json(agent, base, 'POST', '/ingest/opentsdb/put', points));
-    }
-    await Promise.all(puts);
+    await Promise.all(puts(ids, 0, now + 1).map((points) => json(agent, base, 'POST', '/ingest/opentsdb/put', points)));
     const sentMs = performance.now() - tStorm;
     let gauge = await incidentGauge(agent, base);
     while (gauge.active < CHILDREN + 1 || gauge.suppressed < CHILDREN) {
