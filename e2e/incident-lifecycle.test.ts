@@ -88,4 +88,19 @@ describe('incident lifecycle', () => {
     await page.locator(`tr[data-incident="${quiet}"][data-level="4"]`).waitFor();
     assert.equal((await api(server, 'GET', `/incidents/${quiet}`)).state, 4);
   });
+
+  uiTest('edits an object\'s dependencies on its Conditions tab', ui, async ({ page, server }) => {
+    const cause = (await api(server, 'POST', '/objects', { name: 'lc-uplink' })).id;
+    const host = (await api(server, 'POST', '/objects', { name: 'lc-service' })).id;
+    await page.goto(`${server.url}/objects/${host}`);
+    await page.getByRole('tab', { name: 'Conditions' }).click();
+    const form = page.getByRole('form', { name: 'Dependencies' });
+    await form.getByLabel('Depends on (entity ids, comma-separated)').fill(cause);
+    await form.getByLabel('Parents count as causes').uncheck();
+    await form.getByLabel('Counts from level').selectOption({ label: 'Warning' });
+    await form.getByRole('button', { name: 'Save dependencies' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    assert.deepEqual(await api(server, 'GET', `/objects/${host}/dependencies`), { dependsOn: [cause], parents: false, minLevel: '2' });
+  });
 });
+
