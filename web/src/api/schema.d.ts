@@ -6302,7 +6302,7 @@ export interface paths {
                         until?: number;
                         /** @description default true: kept through level changes; false: a worse level raised by the engine drops it */
                         sticky?: boolean;
-                    } | null;
+                    } | null | string;
                 };
             };
             responses: {
