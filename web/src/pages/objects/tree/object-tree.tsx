@@ -146,14 +146,16 @@ function isLeaf(store: TreeStore, id: string): boolean {
 /**
  * The row that takes over from a status row gone from `rows`: "Load more" becomes "Loading…"
  * (the same parent's status row); "Loading…" becomes the first child of the page it brought
- * (at its old index); failing those, the parent's last loaded child.
+ * (at its old index), as does a "Load more" whose page came before "Loading…" was drawn;
+ * failing those, the parent's last loaded child.
  */
 function replacementOf(rows: Row[], gone: Row, index: number): number {
   if (gone.kind === 'node') return -1;
   const sameParent = (r: Row | undefined) => r !== undefined && r.parentKey === gone.parentKey;
   const status = rows.findIndex((r) => r.kind !== 'node' && sameParent(r));
   const at = sameParent(rows[index]) ? index : -1;
-  if (gone.kind === 'loading' && at >= 0 && rows[at]!.kind === 'node') return at;
+  // "Load more" may go straight to the page it brought (the page came before "Loading…" was drawn).
+  if (gone.kind !== 'error' && at >= 0 && rows[at]!.kind === 'node') return at;
   if (status >= 0) return status;
   if (at >= 0) return at;
   for (let i = rows.length - 1; i >= 0; i--) if (sameParent(rows[i])) return i;
