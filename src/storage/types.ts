@@ -10,6 +10,7 @@ import type { AgentsStore } from './agent-types.js';
 import type { DocsStore } from './docs-types.js';
 import type { EngineMemoryStore } from './engine-memory-types.js';
 import type { MaintenanceStore } from './maintenance-types.js';
+import type { ClusterStore } from './cluster-types.js';
 import type { NotificationConfigStore } from './notification-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
@@ -176,6 +177,8 @@ export interface Storage {
   readonly docs: DocsStore;
   readonly engineMemory: EngineMemoryStore;
   readonly maintenance: MaintenanceStore;
+  /** Node membership and the engine's leadership lease. */
+  readonly cluster: ClusterStore;
   /** Notification channels and policies. */
   readonly notifications: NotificationConfigStore;
   /** Whether the database answers, and how its connections are used (readiness, self-metrics). */

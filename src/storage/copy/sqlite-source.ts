@@ -7,8 +7,12 @@ import Database from 'better-sqlite3';
 import { EVENT_LOG_FILE } from '../sqlite/event-log-store.js';
 import { SQLITE_FILE } from '../sqlite/open-sqlite.js';
 
-/** SQLite's own bookkeeping and the migrator's history: each dialect keeps its own. */
-const NOT_DATA = new Set(['schema_migrations', 'sqlite_sequence']);
+/**
+ * SQLite's own bookkeeping and the migrator's history: each dialect keeps its own. And the
+ * cluster's members: a node is a running process, which registers itself on the target when
+ * it starts (a row left by a killed SQLite server would show a dead node there for ever).
+ */
+const NOT_DATA = new Set(['schema_migrations', 'sqlite_sequence', 'cluster_nodes']);
 
 export interface SourceTable {
   name: string;

@@ -15,6 +15,7 @@ import { createPgEventLogStore } from './event-log-store.js';
 import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
 import { createPgMaintenanceStore } from './maintenance-store.js';
+import { createPgClusterStore } from './cluster-store.js';
 import { createPgNotificationConfigStore } from './notification-config-store.js';
 import { createPgAgentsStore } from './agents-store.js';
 import { createPgDocsStore } from './docs-store.js';
@@ -55,6 +56,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     docs: createPgDocsStore(db),
     engineMemory: createPgEngineMemoryStore(db),
     maintenance: createPgMaintenanceStore(db),
+    cluster: createPgClusterStore(db),
     health,
     close: async () => {
       await health.close();

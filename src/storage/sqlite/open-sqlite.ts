@@ -15,6 +15,7 @@ import { createSqliteUsersStore } from './users-store.js';
 import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
 import { createSqliteMaintenanceStore } from './maintenance-store.js';
+import { createSqliteClusterStore } from './cluster-store.js';
 import { createSqliteNotificationConfigStore } from './notification-config-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
 import { createSqliteDocsStore } from './docs-store.js';
@@ -63,6 +64,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     docs: createSqliteDocsStore(db, gate),
     engineMemory: createSqliteEngineMemoryStore(db, gate),
     maintenance: createSqliteMaintenanceStore(db, gate),
+    cluster: createSqliteClusterStore(db, gate),
     health: sqliteHealth(db),
     // Through the gate: a long write in progress finishes (commits) before the database closes.
     close: async () => {
