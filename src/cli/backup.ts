@@ -1,12 +1,11 @@
 // `vigil backup <file>`: an online backup of the embedded (SQLite) installation in DATA_DIR,
 // taken while the server runs. The work lives in src/storage/sqlite/backup.ts. On PostgreSQL
 // the database is PostgreSQL's to back up (pg_dump): this command says so and stops.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BackupError } from '../storage/sqlite/backup-manifest.js';
 import { createBackup } from '../storage/sqlite/backup.js';
 import { loadSqliteCliConfig, type CliCommand } from './command.js';
+import { packageVersion } from '../version.js';
 
 const USAGE = `npm run vigil -- backup [--replace] <file>
   Writes a consistent backup of the SQLite installation in DATA_DIR (vigil.db, events.db and
@@ -19,11 +18,6 @@ Back it up with PostgreSQL's own tools, e.g.
 and restore into an empty database with
   pg_restore --no-owner --dbname="$DATABASE_URL" vigil.dump
 (see the README, "Backups").`;
-
-function vigilVersion(): string {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 export const backupCommand: CliCommand = {
   usage: USAGE,
@@ -43,7 +37,7 @@ export const backupCommand: CliCommand = {
     if (typeof config === 'number') return config;
     const started = Date.now();
     try {
-      const { manifest, bytes, skipped } = await createBackup({ dataDir: config.dataDir, file: file!, vigilVersion: vigilVersion(), replace });
+      const { manifest, bytes, skipped } = await createBackup({ dataDir: config.dataDir, file: file!, vigilVersion: packageVersion(), replace });
       for (const f of manifest.files) {
         out(`  ${f.name.padEnd(28)} ${String(f.size).padStart(12)} bytes${f.migrations ? `  (migrations 1..${Math.max(0, ...f.migrations)})` : ''}`);
       }
