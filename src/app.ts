@@ -16,6 +16,7 @@ import { openApiRoute, registerOpenApi } from './http/openapi.js';
 import { authRoutes } from './modules/auth/routes.js';
 import type { AuthService } from './modules/auth/service.js';
 import { healthRoutes, type Readiness } from './modules/health/routes.js';
+import { clusterRoutes } from './modules/cluster/routes.js';
 import { securityLogRoutes } from './modules/security-log/routes.js';
 import type { SecurityLogService } from './modules/security-log/service.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -81,6 +82,7 @@ export interface AppDeps {
   dependencies: Services['dependencies'];
   provisioning: Services['provisioning'];
   metrics: Services['metrics'];
+  cluster: Services['cluster'];
 }
 
 /**
@@ -135,6 +137,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (api: Api) => {
       healthRoutes(api, { readiness: deps.readiness });
+      clusterRoutes(api, { membership: deps.cluster });
       authRoutes(api, {
         auth: deps.auth,
         cookies: { secure: deps.config.session.secureCookies, maxAgeSeconds: Math.max(1, Math.floor(deps.config.session.absoluteTimeoutMs / 1000)) },

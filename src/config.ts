@@ -201,6 +201,15 @@ export const ConfigSchema = Obj({
     /** Samples (remote-write) or data points (OpenTSDB) one request may carry; past it 413. */
     maxSamples: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
   }),
+  /** Several nodes on one PostgreSQL database (modules/cluster, SCALE-OUT.md). */
+  cluster: Obj({
+    /** This node's id (NODE_ID). Empty: one generated at the first start and kept in DATA_DIR/node-id. */
+    nodeId: Type.String({ pattern: '^([A-Za-z0-9][A-Za-z0-9._-]{0,63})?$' }),
+    /** How often a node records that it is alive and renews the engine's lease when it leads. */
+    heartbeatMs: Type.Integer({ minimum: 100, maximum: 60_000 }),
+    /** How long the lease lasts unrenewed: a dead leader is replaced after at most this (and a heartbeat). */
+    leaseMs: Type.Integer({ minimum: 300, maximum: 600_000 }),
+  }),
   /** Configuration as code (modules/provisioning): a directory of YAML/JSON files applied at start. */
   provisioning: Obj({
     /** Empty: off. Applied at start (a refused directory stops the start) and on POST /provisioning/apply. */
@@ -245,6 +254,7 @@ const DEFAULTS: Config = {
   // Prometheus sends at most a few thousand samples per request (queue_config.max_samples_per_send).
   ingest: { entityLabel: 'entity', entityTag: 'entity', maxBodyBytes: 1024 * 1024, maxDecompressedBytes: 16 * 1024 * 1024, maxSamples: 50_000 },
   provisioning: { dir: '' },
+  cluster: { nodeId: '', heartbeatMs: 1000, leaseMs: 5000 },
 };
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -316,6 +326,7 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('baseUrl', env.BASE_URL);
   set('metrics.token', env.METRICS_TOKEN);
   set('provisioning.dir', env.PROVISIONING_DIR);
+  set('cluster.nodeId', env.NODE_ID);
   return expandDottedKeys(o);
 }
 
@@ -377,6 +388,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Reco
     throw new ConfigError(`invalid configuration at ${where || '(top level)'}: ${first?.message ?? 'unknown error'}`);
   }
   const config = merged as unknown as Config;
+  // A lease shorter than two heartbeats would lapse between renewals of a healthy leader.
+  if (config.cluster.leaseMs < 2 * config.cluster.heartbeatMs) {
+    throw new ConfigError(`invalid configuration at cluster.leaseMs: must be at least twice cluster.heartbeatMs (${config.cluster.heartbeatMs})`);
+  }
   config.dataDir = resolve(config.dataDir);
   return deepFreeze(config);
 }

@@ -1,7 +1,6 @@
 // read config → open storage → build app → start listeners; and the way back on SIGTERM/SIGINT.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -12,14 +11,11 @@ import { startListeners } from './listeners.js';
 import { isMainModule } from './main-module.js';
 import { securePrivateDir } from './storage/data-dir.js';
 import { openStorage } from './storage/open-storage.js';
+import { packageVersion } from './version.js';
+import { clusterAddress } from './modules/cluster/address.js';
 
 const HOUR = 3_600_000;
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -84,6 +80,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const started = listeners;
+  // Joins the cluster (on SQLite: the cluster of one) and, when the lease is free, leads.
+  await services.cluster.start(clusterAddress(config.host, config.baseUrl, port));
   services.probes.start();
   // Started: state triggers' waits read back from storage may run (and fire) now.
   services.triggers.start();
@@ -96,7 +94,9 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 
+  // The purges are the cluster's work, not each node's: the leader does them.
   const maintenance = async () => {
+    if (!services.cluster.isLeader()) return;
     try {
       await services.securityLog.purgeExpired();
       await services.auth.purgeExpiredSessions();

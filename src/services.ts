@@ -53,6 +53,9 @@ import { createAgentsService } from './modules/agents/service.js';
 import { createDocsService } from './modules/docs/service.js';
 import { createProvisioningService } from './modules/provisioning/service.js';
 import { envSecret } from './config.js';
+import { packageVersion } from './version.js';
+import { createMembership } from './modules/cluster/membership.js';
+import { resolveNodeId } from './modules/cluster/node-id.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
@@ -201,6 +204,11 @@ export async function createServices(config: Readonly<Config>, storage: Storage,
 
 async function buildServices(config: Readonly<Config>, storage: Storage, logger: Logger, clock: () => number, started: Started) {
   setScanBudgets({ timeMs: config.http.scanTimeBudgetMs, cost: config.http.regexCostBudget });
+  // Stopped last (added first): the lease is given up once what this node accepted is stored.
+  const cluster = createMembership({
+    store: storage.cluster, nodeId: resolveNodeId(config.cluster.nodeId, config.dataDir), version: packageVersion(), settings: config.cluster, logger,
+  });
+  started.add(() => cluster.stop());
   // Per server, never global: several servers run in one test process.
   const metrics = createSelfMetrics();
   const securityLog = createSecurityLogService({ store: storage.securityLog, clock, logger, retentionDays: config.securityLog.retentionDays });
@@ -295,7 +303,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    cluster, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

@@ -1,0 +1,175 @@
+// This node as a member of the cluster (SCALE-OUT.md): a heartbeat every `heartbeatMs` that
+// registers it in the database, and the engine's lease, claimed or renewed at the same beat.
+// On SQLite there is one node, which joins and leads alike, so both backends answer the same.
+//
+// Leading is decided locally, without asking the database again: the lease was granted for
+// `leaseMs` from a moment after the claim was sent, so until sentAt + leaseMs (less a margin
+// for the two clocks' rates) nobody else can hold it. A leader cut off from the database thus
+// stops leading before its lease expires there and another node takes it over.
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import type { ClusterNodeRow, ClusterStore } from '../../storage/cluster-types.js';
+import { createLoadSampler } from './process-load.js';
+
+/** The lease the engine's leader holds. */
+export const ENGINE_LEASE = 'engine';
+
+export interface MembershipSettings {
+  heartbeatMs: number;
+  leaseMs: number;
+}
+
+export interface MembershipDeps {
+  store: ClusterStore;
+  nodeId: string;
+  version: string;
+  settings: MembershipSettings;
+  logger: Logger;
+}
+
+export interface ClusterMember {
+  id: string;
+  address: string;
+  role: 'leader' | 'follower';
+  /** Its latest heartbeat, ms since the epoch (database clock). */
+  heartbeat: number;
+  /** Heard from within the lease time; a node that stopped on purpose is not listed at all. */
+  live: boolean;
+  version: string;
+  load: number;
+  memory: number;
+  startedAt: number;
+}
+
+export interface ClusterView {
+  nodes: ClusterMember[];
+  /** The lease's holder while it is valid, with the epoch of its reign. */
+  leader: { id: string; epoch: number } | null;
+  /** The node answering. */
+  self: string;
+  /** The database's clock when the view was read, ms. */
+  now: number;
+}
+
+export interface Membership {
+  readonly nodeId: string;
+  /** Joins (first heartbeat and claim done when this resolves), then beats until stop. */
+  start(address: string): Promise<void>;
+  /** Whether this node leads now: its lease is certainly valid at this moment. */
+  isLeader(): boolean;
+  /** The epoch of this node's reign while it leads. */
+  epoch(): number | undefined;
+  /** Told when this node starts or stops leading. */
+  onLeadership(listener: (leading: boolean) => void): void;
+  view(): Promise<ClusterView>;
+  /** Removes another node's record (a dead one: a live node would register again at its next beat). */
+  forget(id: string): Promise<void>;
+  /** Gives the lease up (another node takes over at its next beat) and leaves. */
+  stop(): Promise<void>;
+}
+
+export function createMembership({ store, nodeId, version, settings, logger }: MembershipDeps): Membership {
+  const { heartbeatMs, leaseMs } = settings;
+  // Clocks may run at slightly different rates: a tenth of the lease (at least 50 ms) is kept back.
+  const margin = Math.max(50, Math.floor(leaseMs / 10));
+  const sample = createLoadSampler();
+  const listeners = new Set<(leading: boolean) => void>();
+  let address = '';
+  let startedAt = 0;
+  let leaderUntil = 0;
+  let reign: number | undefined;
+  let wasLeading = false;
+  let failing = false;
+  let stopped = false;
+  let beatTimer: NodeJS.Timeout | undefined;
+  let lapseTimer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const isLeader = () => !stopped && performance.now() < leaderUntil;
+
+  const noticeChange = () => {
+    const leading = isLeader();
+    if (leading === wasLeading) return;
+    wasLeading = leading;
+    logger.info({ nodeId, epoch: reign }, leading ? 'cluster: this node leads the engine' : 'cluster: this node no longer leads');
+    for (const l of listeners) l(leading);
+  };
+
+  const beat = async () => {
+    try {
+      startedAt ||= await store.now();
+      await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
+      const sentAt = performance.now();
+      const lease = await store.claimLease(ENGINE_LEASE, nodeId, leaseMs);
+      if (lease) {
+        leaderUntil = sentAt + leaseMs - margin;
+        reign = lease.epoch;
+      } else {
+        leaderUntil = 0;
+      }
+      if (failing) logger.info({ nodeId }, 'cluster: heartbeat recorded again');
+      failing = false;
+    } catch (err) {
+      // The lease lapses by itself (leaderUntil passes); one line per outage, not per beat.
+      if (!failing) logger.warn({ err, nodeId }, 'cluster: heartbeat failed; retrying at every beat');
+      failing = true;
+    }
+    noticeChange();
+    // A lease that ends before the next beat renews it (the database does not answer): the
+    // listeners hear of it when it ends, not a beat later.
+    clearTimeout(lapseTimer);
+    if (isLeader()) lapseTimer = setTimeout(noticeChange, Math.max(0, leaderUntil - performance.now()) + 1).unref();
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    beatTimer = setTimeout(() => {
+      current = beat().finally(schedule);
+    }, heartbeatMs);
+    beatTimer.unref();
+  };
+
+  return {
+    nodeId,
+    async start(at: string) {
+      address = at;
+      // A lease still held under this id is a previous run's (killed before it could give it
+      // up): given up first, so that this run's reign has an epoch of its own.
+      await store.releaseLease(ENGINE_LEASE, nodeId).catch(() => undefined);
+      current = beat();
+      await current;
+      schedule();
+    },
+    isLeader,
+    epoch: () => (isLeader() ? reign : undefined),
+    onLeadership(listener) {
+      listeners.add(listener);
+    },
+    async view() {
+      const [rows, lease, now] = await Promise.all([store.nodes(), store.lease(ENGINE_LEASE), store.now()]);
+      const holder = lease?.holder !== undefined && lease.expiresAt > now ? lease : undefined;
+      const live = (r: ClusterNodeRow) => r.heartbeatAt >= now - leaseMs;
+      const nodes = rows.map((r): ClusterMember => ({
+        id: r.id, address: r.address, role: holder?.holder === r.id && live(r) ? 'leader' : 'follower', heartbeat: r.heartbeatAt, live: live(r),
+        version: r.version, load: r.load, memory: r.memory, startedAt: r.startedAt,
+      }));
+      return { nodes, leader: holder ? { id: holder.holder!, epoch: holder.epoch } : null, self: nodeId, now };
+    },
+    forget: (id: string) => store.leave(id),
+    async stop() {
+      if (stopped) return;
+      const leading = isLeader();
+      stopped = true;
+      clearTimeout(beatTimer);
+      clearTimeout(lapseTimer);
+      await current.catch(() => undefined);
+      noticeChange();
+      try {
+        if (leading || leaderUntil > 0) await store.releaseLease(ENGINE_LEASE, nodeId);
+        await store.leave(nodeId);
+      } catch (err) {
+        logger.warn({ err, nodeId }, 'cluster: could not leave cleanly; the others see this node dead after the lease time');
+      }
+    },
+  };
+}
