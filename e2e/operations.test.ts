@@ -79,6 +79,24 @@ describe('operations', () => {
   });
 });
 
+describe('operations: cluster', () => {
+  const ui = useUi();
+
+  uiTest('lists the nodes sharing the database, this one leading', ui, async ({ page, server }) => {
+    const view = await api(server, 'GET', '/cluster');
+    await open(page, 'Operations', 'Operations');
+    await page.getByRole('heading', { name: 'Cluster', level: 2 }).waitFor();
+    const table = page.getByRole('table', { name: 'Cluster nodes' });
+    const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `${view.self} (this one)`, exact: true }) });
+    await row.waitFor();
+    const text = await row.innerText();
+    assert.match(text, /leader/);
+    assert.ok(text.includes(view.nodes[0].address), text);
+    assert.ok(text.includes(view.nodes[0].version), text);
+    await page.getByText(`Leader: ${view.self} (epoch ${view.leader.epoch}).`).waitFor();
+  });
+});
+
 describe('trigger runs', () => {
   const ui = useUi();
   let sink: WebhookSink;

@@ -212,6 +212,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node/api/cluster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The nodes sharing this database, their heartbeats and which one leads the engine */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nodes: {
+                                id: string;
+                                /** @description The node's HTTP host:port */
+                                address: string;
+                                /** @description leader: the live node holding the engine's lease */
+                                role: "leader" | "follower";
+                                /** @description Its latest heartbeat, ms since the epoch (database clock) */
+                                heartbeat: number;
+                                /** @description Heard from within the lease time; a node stopped on purpose leaves the list */
+                                live: boolean;
+                                version: string;
+                                /** @description Share of one core its process used between its last two heartbeats */
+                                load: number;
+                                /** @description Resident memory, bytes */
+                                memory: number;
+                                /** @description When this run of the node started, ms since the epoch */
+                                startedAt: number;
+                            }[];
+                            leader: {
+                                id: string;
+                                epoch: number;
+                            } | null;
+                            /** @description The node that answered */
+                            self: string;
+                            /** @description The database's clock, ms */
+                            now: number;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node/api/cluster/nodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forgets a dead node (one killed or lost, never to return); a live node is refused with 409 */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/node/api/users/session": {
         parameters: {
             query?: never;

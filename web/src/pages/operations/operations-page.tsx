@@ -1,12 +1,14 @@
 // Operations (route /admin/operations, right manage-configuration): is the server ready
-// (GET /health), what the device listeners took in (GET /intake/counters), and what the check
-// scheduler did (GET /probes/counters). Read again every 5 s and on Refresh.
+// (GET /health), the nodes sharing its database (GET /cluster), what the device listeners took
+// in (GET /intake/counters), and what the check scheduler did (GET /probes/counters). Read
+// again every 5 s and on Refresh.
 import { useEffect, useState } from 'react';
 import { api, data } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useSession } from '../../auth/session';
 import { ErrorBanner, errorText } from '../../components/error-banner';
 import { formatTime } from '../../components/format';
+import { ClusterNodesTable } from './cluster-nodes-table';
 import { IntakeCountersTable } from './intake-counters-table';
 import { ProbeCountersTable } from './probe-counters-table';
 import './operations.css';
@@ -25,8 +27,9 @@ export default function OperationsPage() {
   const health = useApi(async () => data(await api.GET('/node/api/health')), [tick]);
   const intake = useApi(async () => (allowed ? data(await api.GET('/node/api/intake/counters')) : undefined), [tick, allowed]);
   const probes = useApi(async () => (allowed ? data(await api.GET('/node/api/probes/counters')) : undefined), [tick, allowed]);
+  const cluster = useApi(async () => (allowed ? data(await api.GET('/node/api/cluster')) : undefined), [tick, allowed]);
   const [readAt, setReadAt] = useState<number>();
-  const busy = health.loading || intake.loading || probes.loading;
+  const busy = health.loading || intake.loading || probes.loading || cluster.loading;
   useEffect(() => {
     if (!busy) setReadAt(Date.now());
   }, [busy]);
@@ -53,6 +56,11 @@ export default function OperationsPage() {
         <p className="muted">The counters need the right manage-configuration.</p>
       ) : (
         <div className="ops-grid">
+          <section aria-labelledby="ops-cluster">
+            <h2 id="ops-cluster">Cluster</h2>
+            <ErrorBanner error={cluster.error} />
+            {cluster.data ? <ClusterNodesTable view={cluster.data} /> : cluster.loading ? <p className="loading">Loading…</p> : null}
+          </section>
           <section aria-labelledby="ops-probes">
             <h2 id="ops-probes">Checks run by the server</h2>
             <ErrorBanner error={probes.error} />
