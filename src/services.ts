@@ -56,6 +56,7 @@ import { envSecret } from './config.js';
 import { packageVersion } from './version.js';
 import { createMembership } from './modules/cluster/membership.js';
 import { resolveNodeId } from './modules/cluster/node-id.js';
+import { createCheckPlacement } from './modules/cluster/check-placement.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
@@ -280,6 +281,8 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   checks.onChange((id) => void data.engine.checksChanged(id).catch(() => undefined));
   const probes = createProbeService({
     index: checks, intake: data.intake, catalog: catalog.catalog, manualState: (id) => data.engine.manualState(id), logger, settings: config.probes,
+    // Each check on one live node of the cluster (on SQLite: this one).
+    placement: createCheckPlacement(cluster, config.cluster.heartbeatMs),
   });
   const agents = await createAgentsService({
     store: storage.agents, index: checks, catalog: catalog.catalog, owner: agentOwner(users, catalog.access, clock), manualState: (id) => data.engine.manualState(id), stale: (ids, detail) => data.engine.dataStale(ids, detail), clock, logger,

@@ -17,6 +17,8 @@ export interface ScheduledCheck {
   key: string;
   entityId: string;
   check: CheckDefinition;
+  /** Stable over the check's changes (entity and property): where it runs in a cluster, and its phase. */
+  placeKey?: string;
 }
 
 export interface SchedulerOptions {
@@ -31,6 +33,12 @@ export interface SchedulerOptions {
   /** Clock of due times: monotonic, so a wall-clock step neither stalls nor bunches checks. */
   monotonic?: () => number;
   random?: () => number;
+  /**
+   * Ms from now to a new check's first run; later runs keep that phase. Default: a random
+   * point of its first interval. (The server's runner aligns it to the wall clock by the
+   * check's key, so a check moved to another node of a cluster keeps its rhythm.)
+   */
+  firstRunIn?: (item: ScheduledCheck) => number;
   run?: typeof runCheck;
 }
 
@@ -193,7 +201,7 @@ export function createScheduler(options: SchedulerOptions) {
       const t = clock();
       for (const item of items) {
         if (entries.has(item.key)) continue;
-        const entry: Entry = { item, seq: ++seq, memory: new Map(), nextAt: t + Math.floor(random() * item.check.intervalMs), removed: false };
+        const entry: Entry = { item, seq: ++seq, memory: new Map(), nextAt: t + Math.max(0, options.firstRunIn?.(item) ?? Math.floor(random() * item.check.intervalMs)), removed: false };
         entries.set(item.key, entry);
         due.push({ at: entry.nextAt, key: item.key, seq: entry.seq });
       }

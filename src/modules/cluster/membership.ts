@@ -5,7 +5,9 @@
 // Leading is decided locally, without asking the database again: the lease was granted for
 // `leaseMs` from a moment after the claim was sent, so until sentAt + leaseMs (less a margin
 // for the two clocks' rates) nobody else can hold it. A leader cut off from the database thus
-// stops leading before its lease expires there and another node takes it over.
+// stops leading before its lease expires there and another node takes it over. The list of
+// live members (what checks are spread over) is held to the same rule: a node whose own
+// heartbeat is not certainly on record counts itself out, as the others do.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ClusterNodeRow, ClusterStore } from '../../storage/cluster-types.js';
@@ -33,7 +35,7 @@ export interface ClusterMember {
   role: 'leader' | 'follower';
   /** Its latest heartbeat, ms since the epoch (database clock). */
   heartbeat: number;
-  /** Heard from within the lease time; a node that stopped on purpose is not listed at all. */
+  /** Heard from within three heartbeats; a node that stopped on purpose is not listed at all. */
   live: boolean;
   version: string;
   load: number;
@@ -61,6 +63,14 @@ export interface Membership {
   epoch(): number | undefined;
   /** Told when this node starts or stops leading. */
   onLeadership(listener: (leading: boolean) => void): void;
+  /**
+   * The ids of the live nodes (this one among them), sorted, as of the latest heartbeat: the
+   * same list on every node, up to a heartbeat's delay. Empty while this node's own heartbeat
+   * is not certainly recorded (cut off from the database, the others count it dead).
+   */
+  members(): readonly string[];
+  /** Told when `members()` changes. */
+  onMembers(listener: (members: readonly string[]) => void): void;
   view(): Promise<ClusterView>;
   /** Removes another node's record (a dead one: a live node would register again at its next beat). */
   forget(id: string): Promise<void>;
@@ -72,8 +82,18 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
   const { heartbeatMs, leaseMs } = settings;
   // Clocks may run at slightly different rates: a tenth of the lease (at least 50 ms) is kept back.
   const margin = Math.max(50, Math.floor(leaseMs / 10));
+  // A node not heard from for three heartbeats is dead: its checks move. A node counts itself
+  // out earlier (its own beat not certainly recorded for three beats less a margin), so the
+  // two never run the same check at once.
+  const deadAfterMs = 3 * heartbeatMs;
+  const memberMargin = Math.max(50, Math.floor(deadAfterMs / 10));
   const sample = createLoadSampler();
   const listeners = new Set<(leading: boolean) => void>();
+  const memberListeners = new Set<(members: readonly string[]) => void>();
+  /** Live node ids of the latest heartbeat, and until when (local clock) that beat is certainly on record. */
+  let live: readonly string[] = [];
+  let liveUntil = 0;
+  let shownMembers: readonly string[] = [];
   let address = '';
   let startedAt = 0;
   let leaderUntil = 0;
@@ -86,8 +106,15 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
   let current: Promise<void> = Promise.resolve();
 
   const isLeader = () => !stopped && performance.now() < leaderUntil;
+  const members = () => (!stopped && performance.now() < liveUntil ? live : []);
+  const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
   const noticeChange = () => {
+    const now = members();
+    if (!sameList(now, shownMembers)) {
+      shownMembers = now;
+      for (const l of memberListeners) l(now);
+    }
     const leading = isLeader();
     if (leading === wasLeading) return;
     wasLeading = leading;
@@ -98,7 +125,11 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
   const beat = async () => {
     try {
       startedAt ||= await store.now();
-      await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
+      const beatSentAt = performance.now();
+      const dbNow = await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
+      const rows = await store.nodes();
+      live = rows.filter((r) => r.id === nodeId || r.heartbeatAt >= dbNow - deadAfterMs).map((r) => r.id).sort();
+      liveUntil = beatSentAt + deadAfterMs - memberMargin;
       const sentAt = performance.now();
       const lease = await store.claimLease(ENGINE_LEASE, nodeId, leaseMs);
       if (lease) {
@@ -118,7 +149,8 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
     // A lease that ends before the next beat renews it (the database does not answer): the
     // listeners hear of it when it ends, not a beat later.
     clearTimeout(lapseTimer);
-    if (isLeader()) lapseTimer = setTimeout(noticeChange, Math.max(0, leaderUntil - performance.now()) + 1).unref();
+    const deadline = Math.min(...[leaderUntil, liveUntil].filter((t) => t > performance.now()));
+    if (Number.isFinite(deadline)) lapseTimer = setTimeout(noticeChange, Math.max(0, deadline - performance.now()) + 1).unref();
   };
 
   const schedule = () => {
@@ -145,10 +177,14 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
     onLeadership(listener) {
       listeners.add(listener);
     },
+    members,
+    onMembers(listener) {
+      memberListeners.add(listener);
+    },
     async view() {
       const [rows, lease, now] = await Promise.all([store.nodes(), store.lease(ENGINE_LEASE), store.now()]);
       const holder = lease?.holder !== undefined && lease.expiresAt > now ? lease : undefined;
-      const live = (r: ClusterNodeRow) => r.heartbeatAt >= now - leaseMs;
+      const live = (r: ClusterNodeRow) => r.heartbeatAt >= now - deadAfterMs;
       const nodes = rows.map((r): ClusterMember => ({
         id: r.id, address: r.address, role: holder?.holder === r.id && live(r) ? 'leader' : 'follower', heartbeat: r.heartbeatAt, live: live(r),
         version: r.version, load: r.load, memory: r.memory, startedAt: r.startedAt,

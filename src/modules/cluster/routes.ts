@@ -8,7 +8,7 @@ const Member = Type.Object({
   address: Type.String({ description: "The node's HTTP host:port" }),
   role: Type.Union([Type.Literal('leader'), Type.Literal('follower')], { description: 'leader: the live node holding the engine\'s lease' }),
   heartbeat: Type.Number({ description: 'Its latest heartbeat, ms since the epoch (database clock)' }),
-  live: Type.Boolean({ description: 'Heard from within the lease time; a node stopped on purpose leaves the list' }),
+  live: Type.Boolean({ description: 'Heard from within three heartbeats; a node stopped on purpose leaves the list' }),
   version: Type.String(),
   load: Type.Number({ description: 'Share of one core its process used between its last two heartbeats' }),
   memory: Type.Number({ description: 'Resident memory, bytes' }),

@@ -244,7 +244,7 @@ export interface paths {
                                 role: "leader" | "follower";
                                 /** @description Its latest heartbeat, ms since the epoch (database clock) */
                                 heartbeat: number;
-                                /** @description Heard from within the lease time; a node stopped on purpose leaves the list */
+                                /** @description Heard from within three heartbeats; a node stopped on purpose leaves the list */
                                 live: boolean;
                                 version: string;
                                 /** @description Share of one core its process used between its last two heartbeats */

@@ -1,5 +1,5 @@
 // The nodes sharing the database (GET /cluster): one row per node, the leader first marked,
-// dead nodes (no heartbeat within the lease time) marked too. Heartbeat ages are taken against
+// dead nodes (no heartbeat for three beats) marked too. Heartbeat ages are taken against
 // the database's clock in the same answer, so a browser's own clock does not matter.
 import { DataTable, type Column } from '../../components/data-table';
 import type { ClusterView } from './operations-types';
