@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createLockout } from './modules/auth/lockout.js';
+import { createSharedLockout } from './modules/auth/shared-lockout.js';
 import type { CatalogServices } from './modules/catalog/catalog-services.js';
 import type { CatalogStore } from './storage/catalog-types.js';
 import type { CheckLimits } from './core/probes/check-definition.js';
@@ -60,6 +61,8 @@ import { createCheckPlacement } from './modules/cluster/check-placement.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
+/** How often a node reads the lock-outs decided by the others. */
+const LOCK_SYNC_MS = 500;
 
 /**
  * The catalog family (entities, properties, settings, tags, classes, states, bulk operations,
@@ -217,11 +220,16 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
   const users = createUsersService({ users: storage.users, endSessions, clock });
+  // Failures and locks shared with the other nodes through the database; the locks in force
+  // are read twice a second, so a lock made on one node holds on all within a second.
+  const lockout = createSharedLockout({ local: createLockout(config.auth.lockout, clock), store: storage.lockouts, limits: config.auth.lockout, clock, logger });
+  await lockout.start(LOCK_SYNC_MS);
+  started.add(() => lockout.stop());
   const auth: AuthService = createAuthService({
     users,
     sessions: storage.sessions,
     securityLog,
-    lockout: createLockout(config.auth.lockout, clock),
+    lockout,
     settings: {
       tokenEnabled: config.server.user.auth_token_enabled,
       idleTimeoutMs: config.session.idleTimeoutMs,
@@ -306,7 +314,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    cluster, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    cluster, lockout, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

@@ -11,6 +11,7 @@ import type { DocsStore } from './docs-types.js';
 import type { EngineMemoryStore } from './engine-memory-types.js';
 import type { MaintenanceStore } from './maintenance-types.js';
 import type { ClusterStore } from './cluster-types.js';
+import type { LockoutStore } from './lockout-types.js';
 import type { NotificationConfigStore } from './notification-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
@@ -179,6 +180,8 @@ export interface Storage {
   readonly maintenance: MaintenanceStore;
   /** Node membership and the engine's leadership lease. */
   readonly cluster: ClusterStore;
+  /** Failed sign-ins and lock-outs, shared by the nodes. */
+  readonly lockouts: LockoutStore;
   /** Notification channels and policies. */
   readonly notifications: NotificationConfigStore;
   /** Whether the database answers, and how its connections are used (readiness, self-metrics). */

@@ -4,37 +4,19 @@
 // without any check running twice in one interval; a follower killed with SIGKILL has its
 // checks taken over by the others.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createTestDatabase } from '../../src/storage/contract/postgres-cluster.js';
-import { ADMIN, adminAuth, call, sleep, type TestServer } from '../helpers/server.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { adminAuth, call, sleep } from '../helpers/server.js';
+import { startNode, until, type ClusterNode as Node } from './nodes.js';
 
 const CHECKS = 12;
 const INTERVAL = 1000;
 
-const dirs: string[] = [];
 const listeners: Server[] = [];
 after(async () => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
   await Promise.all(listeners.map((l) => new Promise((r) => l.close(r))));
 });
-
-interface Node {
-  id: string;
-  process: ServerProcess;
-  server: TestServer;
-}
-
-async function startNode(id: string, databaseUrl: string): Promise<Node> {
-  const dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
-  dirs.push(dir);
-  const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password });
-  return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
-}
 
 /** A TCP target that accepts, closes, and notes the time of every connection. */
 async function target(): Promise<{ address: string; hits: number[] }> {
@@ -52,15 +34,6 @@ async function checksOn(node: Node): Promise<number> {
   const res = await call(node.server, 'GET', '/probes/counters', { headers: adminAuth });
   assert.equal(res.status, 200, res.text);
   return res.body.checks as number;
-}
-
-async function until(what: string, ms: number, ok: () => Promise<boolean> | boolean): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await ok()) return;
-    await sleep(100);
-  }
-  assert.fail(`${what}: not within ${ms} ms`);
 }
 
 /** Two runs of one check closer than half its interval: it ran on two nodes in one interval. */

@@ -4,31 +4,12 @@
 // within 10 s and shown dead; a node stopped on purpose leaves; a dead node can be forgotten.
 // And on SQLite the one node is the leader of a cluster of one.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { createTestDatabase } from '../../src/storage/contract/postgres-cluster.js';
-import { ADMIN, adminAuth, assertError, basic, call, createUser, startTestServer, type TestServer } from '../helpers/server.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-interface Node {
-  id: string;
-  process: ServerProcess;
-  server: TestServer;
-}
-
-async function startNode(id: string, databaseUrl: string): Promise<Node> {
-  const dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
-  dirs.push(dir);
-  const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password });
-  return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
-}
+import { adminAuth, assertError, basic, call, createUser, startTestServer } from '../helpers/server.js';
+import { startNode, type ClusterNode as Node } from './nodes.js';
 
 interface View {
   nodes: Array<{ id: string; address: string; role: string; heartbeat: number; live: boolean; version: string; load: number; memory: number; startedAt: number }>;

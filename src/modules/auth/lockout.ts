@@ -2,7 +2,8 @@
 // and per remote address (a higher threshold), so one attacker cannot lock out every user and
 // one office behind a NAT is not locked out by a few typos. Password checks still running
 // count against the limits too: a thousand guesses sent at once are not all checked before
-// the first failure is known. State is in memory: a restart forgets it, which only unlocks.
+// the first failure is known. State is in memory here; shared-lockout.ts shares failures and
+// locks with the other nodes of a cluster through the database.
 export interface LockoutLimits {
   loginMaxFailures: number;
   addressMaxFailures: number;
@@ -80,6 +81,15 @@ class FailureCounter {
     return false;
   }
 
+  /** A lock decided elsewhere (another node): held here until `until` too. */
+  adopt(key: string, until: number): void {
+    const c = this.counter(key);
+    if (until > c.lockedUntil) {
+      c.lockedUntil = until;
+      c.failures = [];
+    }
+  }
+
   reset(key: string): void {
     const c = this.map.get(key);
     if (c && c.pending === 0) this.map.delete(key);
@@ -111,7 +121,18 @@ export interface AttemptEnd {
 export function createLockout(limits: LockoutLimits, clock: () => number) {
   const logins = new FailureCounter(limits.loginMaxFailures, limits.windowMs, limits.cooldownMs, clock);
   const addresses = new FailureCounter(limits.addressMaxFailures, limits.windowMs, limits.cooldownMs, clock);
+  const counters = { login: logins, address: addresses };
   return {
+    /** Locks a key (a login, or an address key) until `until`, as decided by another node. */
+    adopt(scope: LockReason['scope'], key: string, until: number): void {
+      counters[scope].adopt(key, until);
+    },
+
+    /** Ms left of the lock of a key (a login, or an address key); 0: not locked. */
+    lockedFor(scope: LockReason['scope'], key: string): number {
+      return counters[scope].lockedFor(key);
+    },
+
     /** Whether a lock refuses sign-in right now (for credentials already verified). */
     check(login: string | undefined, address: string): LockReason | undefined {
       const byLogin = login === undefined ? 0 : logins.lockedFor(login);
@@ -151,3 +172,10 @@ export function createLockout(limits: LockoutLimits, clock: () => number) {
 }
 
 export type Lockout = ReturnType<typeof createLockout>;
+
+/** What sign-in asks of the lock-out: `Lockout` itself, or the cluster-wide one (shared-lockout.ts). */
+export interface LockoutRules {
+  check: Lockout['check'];
+  begin: Lockout['begin'];
+  end(login: string | undefined, address: string, outcome: 'ok' | 'failed' | 'aborted'): AttemptEnd | Promise<AttemptEnd>;
+}

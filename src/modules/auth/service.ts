@@ -12,7 +12,7 @@ import type { ClientContext } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
 import { createCredentialCache, sha256 } from './credential-cache.js';
 import { createCredentialChecks } from './credential-checks.js';
-import type { Lockout } from './lockout.js';
+import type { LockoutRules } from './lockout.js';
 import type { AuthAccounts, Credentials, Principal } from './principal.js';
 import { createRefusals } from './refusals.js';
 import { createSessionKeeper, newSecret } from './session-keeper.js';
@@ -31,7 +31,7 @@ export interface AuthDeps {
   users: AuthAccounts;
   sessions: SessionsStore;
   securityLog: SecurityLogService;
-  lockout: Lockout;
+  lockout: LockoutRules;
   settings: AuthSettings;
   clock: () => number;
   logger: Logger;

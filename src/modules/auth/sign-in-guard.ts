@@ -5,7 +5,7 @@ import { effectiveRights, isBlocked } from '../../core/accounts/user-access.js';
 import type { SessionRecord, UserRecord } from '../../storage/types.js';
 import type { ClientContext, SecuritySource } from '../security-log/events.js';
 import type { SecurityLogService } from '../security-log/service.js';
-import type { Lockout } from './lockout.js';
+import type { LockoutRules } from './lockout.js';
 import type { AuthMethod, Principal } from './principal.js';
 import { BLOCKED, asWrongCredentials, type createRefusals } from './refusals.js';
 
@@ -20,7 +20,7 @@ export const principalFor = (user: UserRecord, method: AuthMethod, session?: Ses
 });
 
 export function createSignInGuard({ lockout, securityLog, refuse, clock }: {
-  lockout: Lockout;
+  lockout: LockoutRules;
   securityLog: Pick<SecurityLogService, 'record'>;
   /** Answers a sign-in while a lock holds (refusals.ts `locked`). */
   refuse: ReturnType<typeof createRefusals>['locked'];
@@ -44,18 +44,18 @@ export function createSignInGuard({ lockout, securityLog, refuse, clock }: {
       try {
         result = await check();
       } catch (err) {
-        lockout.end(login, ctx.remoteAddress, 'aborted');
+        await lockout.end(login, ctx.remoteAddress, 'aborted');
         throw err;
       }
       if ('failure' in result) {
         const { failure, userId } = result;
         securityLog.record('login-failure', ctx, { login: login ?? result.login ?? '', userId, message: failure, source });
-        const locked = lockout.end(login, ctx.remoteAddress, 'failed');
+        const locked = await lockout.end(login, ctx.remoteAddress, 'failed');
         if (locked.loginLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: 'login locked', source });
         if (locked.addressLocked) securityLog.record('lockout', ctx, { login: login ?? '', userId, message: `address ${ctx.remoteAddress} locked`, source });
         return undefined;
       }
-      lockout.end(login, ctx.remoteAddress, 'ok');
+      await lockout.end(login, ctx.remoteAddress, 'ok');
       return result.ok;
     },
 

@@ -16,6 +16,7 @@ import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
 import { createPgMaintenanceStore } from './maintenance-store.js';
 import { createPgClusterStore } from './cluster-store.js';
+import { createPgLockoutStore } from './lockout-store.js';
 import { createPgNotificationConfigStore } from './notification-config-store.js';
 import { createPgAgentsStore } from './agents-store.js';
 import { createPgDocsStore } from './docs-store.js';
@@ -57,6 +58,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     engineMemory: createPgEngineMemoryStore(db),
     maintenance: createPgMaintenanceStore(db),
     cluster: createPgClusterStore(db),
+    lockouts: createPgLockoutStore(db),
     health,
     close: async () => {
       await health.close();

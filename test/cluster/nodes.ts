@@ -1,0 +1,37 @@
+// Nodes of a test cluster: server processes on loopback ports sharing one PostgreSQL database,
+// each with a data directory of its own (removed when the test file ends).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { ADMIN, type TestServer } from '../helpers/server.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+
+export interface ClusterNode {
+  id: string;
+  process: ServerProcess;
+  /** For the helpers of test/helpers/server.ts (call, ...). */
+  server: TestServer;
+}
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+export async function startNode(id: string, databaseUrl: string): Promise<ClusterNode> {
+  const dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
+  dirs.push(dir);
+  const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password });
+  return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
+}
+
+/** Polls `ok` every 100 ms; fails naming `what` when it does not hold within `ms`. */
+export async function until(what: string, ms: number, ok: () => Promise<boolean> | boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what}: not within ${ms} ms`);
+}
