@@ -101,6 +101,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       await services.securityLog.purgeExpired();
       await services.auth.purgeExpiredSessions();
       await services.lockout.purge();
+      await services.feed.purge();
       await services.data.purge();
       await services.triggers.purge();
       await services.eventLog.purge();

@@ -22,9 +22,9 @@ import { createPropertyRules } from './modules/entities/property-rules.js';
 import { createSettingsService } from './modules/entities/settings-service.js';
 import { createStatesService } from './modules/states/service.js';
 import { createTagsService } from './modules/tags/service.js';
-import { createAuthService, type AuthService } from './modules/auth/service.js';
+import { createAuthService, SESSION_ENDED, USER_SESSIONS_ENDED, type AuthService } from './modules/auth/service.js';
 import { createSecurityLogService } from './modules/security-log/service.js';
-import { createUsersService } from './modules/users/service.js';
+import { createUsersService, USER_CHANGED } from './modules/users/service.js';
 import { agentOwner } from './modules/agents/agent-owner.js';
 import type { Storage } from './storage/types.js';
 import { EventBus } from './modules/live/event-bus.js';
@@ -58,11 +58,14 @@ import { packageVersion } from './version.js';
 import { createMembership } from './modules/cluster/membership.js';
 import { resolveNodeId } from './modules/cluster/node-id.js';
 import { createCheckPlacement } from './modules/cluster/check-placement.js';
+import { createChangeFeed } from './modules/cluster/change-feed.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
 /** How often a node reads the lock-outs decided by the others. */
 const LOCK_SYNC_MS = 500;
+/** How often a node reads the change feed. */
+const FEED_POLL_MS = 250;
 
 /**
  * The catalog family (entities, properties, settings, tags, classes, states, bulk operations,
@@ -219,7 +222,10 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   started.add(() => securityLog.flush());
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
-  const users = createUsersService({ users: storage.users, endSessions, clock });
+  // What other nodes changed reaches this node's copies within a quarter of a second.
+  const feed = createChangeFeed({ store: storage.changes, nodeId: cluster.nodeId, pollMs: FEED_POLL_MS, clock: Date.now, logger });
+  started.add(() => feed.stop());
+  const users = createUsersService({ users: storage.users, endSessions, clock, feed });
   // Failures and locks shared with the other nodes through the database; the locks in force
   // are read twice a second, so a lock made on one node holds on all within a second.
   const lockout = createSharedLockout({ local: createLockout(config.auth.lockout, clock), store: storage.lockouts, limits: config.auth.lockout, clock, logger });
@@ -238,7 +244,12 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     },
     clock,
     logger,
+    feed,
   });
+  feed.subscribe(USER_CHANGED, (id) => users.changedElsewhere(id));
+  feed.subscribe(SESSION_ENDED, (idHash) => auth.forgetSession(idHash));
+  feed.subscribe(USER_SESSIONS_ENDED, (id) => auth.forgetSessionsOf(id));
+  await feed.start();
   const bus = new EventBus(logger);
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
@@ -314,7 +325,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
   return {
-    cluster, lockout, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    cluster, lockout, feed, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.

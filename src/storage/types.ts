@@ -12,6 +12,7 @@ import type { EngineMemoryStore } from './engine-memory-types.js';
 import type { MaintenanceStore } from './maintenance-types.js';
 import type { ClusterStore } from './cluster-types.js';
 import type { LockoutStore } from './lockout-types.js';
+import type { ChangeFeedStore } from './change-feed-types.js';
 import type { NotificationConfigStore } from './notification-types.js';
 
 // The store interfaces the services depend on: one per resource family. Every method returns
@@ -182,6 +183,8 @@ export interface Storage {
   readonly cluster: ClusterStore;
   /** Failed sign-ins and lock-outs, shared by the nodes. */
   readonly lockouts: LockoutStore;
+  /** What changed, for the other nodes' in-memory copies. */
+  readonly changes: ChangeFeedStore;
   /** Notification channels and policies. */
   readonly notifications: NotificationConfigStore;
   /** Whether the database answers, and how its connections are used (readiness, self-metrics). */

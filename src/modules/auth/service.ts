@@ -35,7 +35,17 @@ export interface AuthDeps {
   settings: AuthSettings;
   clock: () => number;
   logger: Logger;
+  /** Tells the other nodes of a cluster that sessions ended (they drop their cached copies). */
+  feed?: ChangePublisher;
 }
+
+export interface ChangePublisher {
+  publish(topic: string, key: string): Promise<void>;
+}
+
+/** Change feed topics: one session ended (key: its id hash), every session of a user (key: the user id). */
+export const SESSION_ENDED = 'session-ended';
+export const USER_SESSIONS_ENDED = 'user-sessions-ended';
 
 function decodeBasic(encoded: string): { login: string; password: string } | undefined {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -46,7 +56,7 @@ function decodeBasic(encoded: string): { login: string; password: string } | und
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger }: AuthDeps) {
+export function createAuthService({ users, sessions, securityLog, lockout, settings, clock, logger, feed }: AuthDeps) {
   const cache = createCredentialCache({ ttlMs: settings.credentialCacheTtlMs, clock });
   const keeper = createSessionKeeper({ sessions, limits: settings, clock, logger });
   const { refusal, locked } = createRefusals({ securityLog, users });
@@ -156,7 +166,10 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     },
 
     async signOut(principal: Principal, ctx: ClientContext): Promise<void> {
-      if (principal.session) await keeper.close(principal.session.idHash);
+      if (principal.session) {
+        await keeper.close(principal.session.idHash);
+        await feed?.publish(SESSION_ENDED, principal.session.idHash);
+      }
       securityLog.record('logout', ctx, { login: principal.user.login, userId: principal.user.id, message: 'session closed', source: principal.method });
     },
 
@@ -172,7 +185,16 @@ export function createAuthService({ users, sessions, securityLog, lockout, setti
     },
 
     /** Ends every session of the user but `except` (a session id hash), cached ones too. */
-    endSessions: (userId: string, except?: string): Promise<void> => keeper.endAll(userId, except),
+    async endSessions(userId: string, except?: string): Promise<void> {
+      await keeper.endAll(userId, except);
+      await feed?.publish(USER_SESSIONS_ENDED, userId);
+    },
+
+    /** Another node ended a session: the copy cached here goes (the store no longer has it). */
+    forgetSession: (idHash: string): void => keeper.uncache(idHash),
+
+    /** Another node ended sessions of a user: every copy cached here goes; those still stored are read again. */
+    forgetSessionsOf: (userId: string): void => keeper.uncacheUser(userId),
 
     purgeExpiredSessions: (): Promise<number> => keeper.purgeExpired(),
   };

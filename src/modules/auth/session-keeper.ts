@@ -86,6 +86,11 @@ export function createSessionKeeper({ sessions, limits, clock, logger }: {
       cache.delete(idHash);
     },
 
+    /** Drops every cached session of a user (the store keeps them). */
+    uncacheUser(userId: string): void {
+      cache.deleteWhere((e) => e.session.userId === userId);
+    },
+
     async open(userId: string): Promise<{ sessionId: string; csrfToken: string }> {
       const sessionId = newSecret();
       const now = clock();

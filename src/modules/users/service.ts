@@ -35,7 +35,12 @@ export interface UsersServiceDeps {
   clock: () => number;
   /** How long a cached user record may be served without re-reading the store. */
   cacheTtlMs?: number;
+  /** Tells the other nodes of a cluster that an account changed (they re-read it). */
+  feed?: { publish(topic: string, key: string): Promise<void> };
 }
+
+/** Change feed topic: an account changed or was deleted (key: the user id). */
+export const USER_CHANGED = 'user-changed';
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
@@ -46,7 +51,7 @@ export type UsersService = ReturnType<typeof createUsersService>;
  */
 const isUserId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 
-export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000 }: UsersServiceDeps) {
+export function createUsersService({ users, endSessions, clock, cacheTtlMs = 5000, feed }: UsersServiceDeps) {
   const cache = new Map<string, { user: UserRecord; at: number }>();
   // Open streams and MQTT clients hear of every stored change at once (account-changed.ts).
   const accounts = new AccountSignal();
@@ -83,6 +88,7 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
       if (!updated) throw notFound(`user ${id}`);
       remember(updated);
       accounts.announce(id, updated);
+      await feed?.publish(USER_CHANGED, id);
       return updated;
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw conflict(`login "${changes.login}" is already taken`);
@@ -203,6 +209,19 @@ export function createUsersService({ users, endSessions, clock, cacheTtlMs = 500
       if (!isUserId(id) || !(await users.delete(id))) throw notFound(`user ${id}`);
       cache.delete(id);
       accounts.announce(id, undefined);
+      await feed?.publish(USER_CHANGED, id);
+    },
+
+    /**
+     * Another node changed (or deleted) the account: re-read it, and tell what follows this
+     * node's accounts (open streams and MQTT clients of a blocked user close here too).
+     */
+    async changedElsewhere(id: string): Promise<void> {
+      if (!isUserId(id)) return;
+      const user = await users.get(id);
+      if (user) remember(user);
+      else cache.delete(id);
+      accounts.announce(id, user);
     },
 
     async search(filter: unknown, page: Page): Promise<UserView[]> {

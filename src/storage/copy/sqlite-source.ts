@@ -10,9 +10,10 @@ import { SQLITE_FILE } from '../sqlite/open-sqlite.js';
 /**
  * SQLite's own bookkeeping and the migrator's history: each dialect keeps its own. And the
  * cluster's members: a node is a running process, which registers itself on the target when
- * it starts (a row left by a killed SQLite server would show a dead node there for ever).
+ * it starts (a row left by a killed SQLite server would show a dead node there for ever). And
+ * the change feed: it tells running nodes what changed, and none runs on the target yet.
  */
-const NOT_DATA = new Set(['schema_migrations', 'sqlite_sequence', 'cluster_nodes']);
+const NOT_DATA = new Set(['schema_migrations', 'sqlite_sequence', 'cluster_nodes', 'changes']);
 
 export interface SourceTable {
   name: string;

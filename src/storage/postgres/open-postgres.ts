@@ -16,6 +16,7 @@ import { createPgAnnotationsStore } from './annotations-store.js';
 import { createPgPresetsStore } from './presets-store.js';
 import { createPgMaintenanceStore } from './maintenance-store.js';
 import { createPgClusterStore } from './cluster-store.js';
+import { createPgChangeFeedStore } from './change-feed-store.js';
 import { createPgLockoutStore } from './lockout-store.js';
 import { createPgNotificationConfigStore } from './notification-config-store.js';
 import { createPgAgentsStore } from './agents-store.js';
@@ -58,6 +59,7 @@ export async function openPostgresStorage(settings: PgSettings, options: PgStora
     engineMemory: createPgEngineMemoryStore(db),
     maintenance: createPgMaintenanceStore(db),
     cluster: createPgClusterStore(db),
+    changes: createPgChangeFeedStore(db),
     lockouts: createPgLockoutStore(db),
     health,
     close: async () => {

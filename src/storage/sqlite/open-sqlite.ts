@@ -16,6 +16,7 @@ import { createSqliteAnnotationsStore } from './annotations-store.js';
 import { createSqlitePresetsStore } from './presets-store.js';
 import { createSqliteMaintenanceStore } from './maintenance-store.js';
 import { createSqliteClusterStore } from './cluster-store.js';
+import { createSqliteChangeFeedStore } from './change-feed-store.js';
 import { createSqliteLockoutStore } from './lockout-store.js';
 import { createSqliteNotificationConfigStore } from './notification-config-store.js';
 import { createSqliteAgentsStore } from './agents-store.js';
@@ -66,6 +67,7 @@ export function openSqliteStorage(dataDir: string): Storage {
     engineMemory: createSqliteEngineMemoryStore(db, gate),
     maintenance: createSqliteMaintenanceStore(db, gate),
     cluster: createSqliteClusterStore(db, gate),
+    changes: createSqliteChangeFeedStore(db, gate),
     lockouts: createSqliteLockoutStore(db, gate),
     health: sqliteHealth(db),
     // Through the gate: a long write in progress finishes (commits) before the database closes.

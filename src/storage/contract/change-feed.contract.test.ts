@@ -1,0 +1,35 @@
+// Change feed store contract: appended rows come back after a sequence, in order and paged,
+// `last` is the highest sequence of the rows there (reading after it gives only what comes
+// next, also once every row is purged), purge removes old rows.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { forEachBackend } from './backends.js';
+
+forEachBackend('change feed store', (storage) => {
+  it('changes: rows after a sequence, in order, paged; last names the highest', async () => {
+    const s = storage().changes;
+    const start = await s.last();
+    await s.append('users', '7', 'node-a');
+    await s.append('sessions', 'abc', 'node-b');
+    await s.append('users', '8', 'node-a');
+    const rows = await s.after(start, 10);
+    assert.deepEqual(rows.map((r) => [r.topic, r.key, r.origin]), [['users', '7', 'node-a'], ['sessions', 'abc', 'node-b'], ['users', '8', 'node-a']]);
+    assert.ok(rows[0]!.seq < rows[1]!.seq && rows[1]!.seq < rows[2]!.seq);
+    assert.ok(Math.abs(rows[0]!.at - Date.now()) < 60_000);
+    assert.equal(await s.last(), rows[2]!.seq);
+    assert.deepEqual((await s.after(start, 2)).map((r) => r.key), ['7', 'abc'], 'paged');
+    assert.deepEqual((await s.after(rows[1]!.seq, 10)).map((r) => r.key), ['8']);
+  });
+
+  it('changes: purge removes rows appended before a time; reading after last gives what comes next', async () => {
+    const s = storage().changes;
+    await s.append('users', 'old', 'node-a');
+    await sleep(5);
+    await s.purge(Date.now() + 1);
+    assert.deepEqual(await s.after(0, 1000), []);
+    const last = await s.last();
+    await s.append('users', 'new', 'node-a');
+    assert.deepEqual((await s.after(last, 10)).map((r) => r.key), ['new']);
+  });
+});

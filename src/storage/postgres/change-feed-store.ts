@@ -1,0 +1,27 @@
+import type { ChangeFeedStore, ChangeRow } from '../change-feed-types.js';
+import type { PgDb } from './pg-db.js';
+
+const NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
+interface Row {
+  seq: string;
+  topic: string;
+  key: string;
+  origin: string;
+  at: string;
+}
+
+export function createPgChangeFeedStore(db: PgDb): ChangeFeedStore {
+  return {
+    async append(topic: string, key: string, origin: string) {
+      await db.query(`INSERT INTO changes (topic, key, origin, at) VALUES ($1, $2, $3, ${NOW})`, [topic, key, origin]);
+    },
+    after: async (seq: number, limit: number) =>
+      (await db.rows<Row>('SELECT seq, topic, key, origin, at FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit]))
+        .map((r): ChangeRow => ({ seq: Number(r.seq), topic: r.topic, key: r.key, origin: r.origin, at: Number(r.at) })),
+    last: async () => Number((await db.one<{ seq: string | null }>('SELECT max(seq) AS seq FROM changes'))?.seq ?? 0),
+    async purge(before: number) {
+      await db.query('DELETE FROM changes WHERE at < $1', [before]);
+    },
+  };
+}
