@@ -30,6 +30,7 @@ const NOT_REPEATED: Record<string, string> = {
   'test/copy-data.test.ts': 'copies SQLite into PostgreSQL itself (both backends in pass 1)',
   'test/postgres-reconnect.test.ts': 'runs on a PostgreSQL cluster of its own, which it stops and starts',
   'test/cluster/accounts.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
+  'test/cluster/catalog.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/checks.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/lockout.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/membership.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1 (and its one-node case on SQLite)',

@@ -59,6 +59,7 @@ import { createMembership } from './modules/cluster/membership.js';
 import { resolveNodeId } from './modules/cluster/node-id.js';
 import { createCheckPlacement } from './modules/cluster/check-placement.js';
 import { createChangeFeed } from './modules/cluster/change-feed.js';
+import { replicateCatalog } from './modules/cluster/catalog-replication.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
@@ -225,6 +226,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   // What other nodes changed reaches this node's copies within a quarter of a second.
   const feed = createChangeFeed({ store: storage.changes, nodeId: cluster.nodeId, pollMs: FEED_POLL_MS, clock: Date.now, logger });
   started.add(() => feed.stop());
+  await feed.mark();
   const users = createUsersService({ users: storage.users, endSessions, clock, feed });
   // Failures and locks shared with the other nodes through the database; the locks in force
   // are read twice a second, so a lock made on one node holds on all within a second.
@@ -249,10 +251,14 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   feed.subscribe(USER_CHANGED, (id) => users.changedElsewhere(id));
   feed.subscribe(SESSION_ENDED, (idHash) => auth.forgetSession(idHash));
   feed.subscribe(USER_SESSIONS_ENDED, (id) => auth.forgetSessionsOf(id));
-  await feed.start();
   const bus = new EventBus(logger);
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
+  // Other nodes' catalog changes are taken into this node's memory (a database only one node uses: nothing to share).
+  if (storage.capabilities.sharedByNodes) {
+    const replication = replicateCatalog(catalog.catalog, feed, logger);
+    started.add(() => replication.settle());
+  }
   levels.guardDeletion(classLevelGuard(catalog.catalog));
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   started.add(() => incidents.stop());
@@ -324,6 +330,8 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     incidents: () => incidents.suppressionCounts(),
     database: storage.health && { backend: storage.health.backend, pool: storage.health.pool },
   });
+  // Everything that follows the feed is loaded and subscribed: read what the others changed since the mark.
+  await feed.start();
   return {
     cluster, lockout, feed, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**

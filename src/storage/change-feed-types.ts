@@ -10,12 +10,14 @@ export interface ChangeRow {
   key: string;
   /** The node that made the change (it has applied it already). */
   origin: string;
+  /** What the change was, for readers that apply it rather than re-read (JSON); undefined: none. */
+  payload: string | undefined;
   /** When it was appended, ms (database clock). */
   at: number;
 }
 
 export interface ChangeFeedStore {
-  append(topic: string, key: string, origin: string): Promise<void>;
+  append(topic: string, key: string, origin: string, payload?: string): Promise<void>;
   /** Rows with a sequence above `seq`, in order, at most `limit`. */
   after(seq: number, limit: number): Promise<ChangeRow[]>;
   /**

@@ -51,8 +51,8 @@ test('checks spread over live nodes, once per interval, and move off a killed fo
     const targets = await Promise.all(Array.from({ length: CHECKS }, () => target()));
     const a = await startNode('node-a', db.url);
     nodes.push(a);
-    // The checks exist before the other nodes start (their catalogs are read at start: a change
-    // feed between nodes is not built yet).
+    // The checks exist before the other nodes start: A runs all of them, and the joining nodes
+    // take their share from it (the hand-over this test watches).
     for (const [i, t] of targets.entries()) {
       const res = await call(a.server, 'POST', '/objects', {
         headers: adminAuth,

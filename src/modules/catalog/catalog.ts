@@ -71,6 +71,8 @@ export interface CatalogChange {
   readonly origin: string | undefined;
   /** Entities whose class changed in this change (their inherited settings and properties did too). */
   readonly classMoved: readonly string[];
+  /** Made by another node (stored there), taken here from the change feed. */
+  readonly remote?: boolean;
 }
 
 export interface ChangeListener {
@@ -271,6 +273,18 @@ export class Catalog {
       return mutation.result;
     };
     return this.serial(() => this.retryingIds(run));
+  }
+
+  /**
+   * Takes a change another node stored (its writes, from the change feed) into memory, in turn
+   * with this node's own changes, and tells the listeners as of a change made here. Ids it gave
+   * out are above this node's counters: the next change here finds them taken and re-reads them.
+   */
+  applyRemote(writes: readonly CatalogWrite[], origin: string | undefined): Promise<void> {
+    return this.serial(async () => {
+      const { deleted, classMoved } = this.take(writes);
+      this.publish({ seq: ++this.seq, writes, origin, classMoved, remote: true }, deleted);
+    });
   }
 
   /**

@@ -13,13 +13,20 @@ import type { ChangeFeedStore } from '../../storage/change-feed-types.js';
 const PAGE = 1000;
 const GAP_WAIT_MS = 10_000;
 
-export type ChangeListener = (key: string) => void | Promise<void>;
+/** `payload`: what the change was, when its publisher sent it along (JSON). */
+export type ChangeListener = (key: string, payload: string | undefined) => void | Promise<void>;
 
 export interface ChangeFeed {
   /** Tells the other nodes that `key` of `topic` changed (after the change has committed). */
-  publish(topic: string, key: string): Promise<void>;
+  publish(topic: string, key: string, payload?: string): Promise<void>;
   subscribe(topic: string, listener: ChangeListener): void;
-  /** Starts reading after what is there now (this node's copies were loaded from the store just before). */
+  /**
+   * Notes where the feed stands now: called before this node loads its copies from the store,
+   * so that reading starts there and no change committed during the loads is missed (one
+   * already loaded is taken again: the subscribers' updates are idempotent).
+   */
+  mark(): Promise<void>;
+  /** Starts reading after the mark (made now if none was), once the subscribers are in place. */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Forgets changes older than a day (the hourly purge). */
@@ -42,11 +49,12 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let failing = false;
+  let marked = false;
 
-  const dispatch = async (topic: string, key: string) => {
+  const dispatch = async (topic: string, key: string, payload: string | undefined) => {
     for (const l of listeners.get(topic) ?? []) {
       try {
-        await l(key);
+        await l(key, payload);
       } catch (err) {
         logger.error({ err, topic, key }, 'change feed: applying a change failed');
       }
@@ -76,7 +84,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
           if (r.seq <= low || seen.has(r.seq)) continue;
           seen.add(r.seq);
           fresh++;
-          if (r.origin !== nodeId) await dispatch(r.topic, r.key);
+          if (r.origin !== nodeId) await dispatch(r.topic, r.key, r.payload);
         }
         advance();
         if (rows.length < PAGE || fresh === 0) break;
@@ -98,9 +106,9 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
   };
 
   return {
-    async publish(topic, key) {
+    async publish(topic, key, payload) {
       try {
-        await store.append(topic, key, nodeId);
+        await store.append(topic, key, nodeId, payload);
       } catch (err) {
         // The change itself is stored; the other nodes' copies catch up when they expire.
         logger.warn({ err, topic, key }, 'change feed: could not publish a change');
@@ -111,8 +119,13 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
       if (!set) listeners.set(topic, (set = new Set()));
       set.add(listener);
     },
-    async start() {
+    async mark() {
       low = await store.last();
+      marked = true;
+    },
+    async start() {
+      if (!marked) low = await store.last();
+      marked = true;
       schedule();
     },
     async stop() {

@@ -11,10 +11,11 @@ forEachBackend('change feed store', (storage) => {
     const s = storage().changes;
     const start = await s.last();
     await s.append('users', '7', 'node-a');
-    await s.append('sessions', 'abc', 'node-b');
+    await s.append('sessions', 'abc', 'node-b', '{"x":1}');
     await s.append('users', '8', 'node-a');
     const rows = await s.after(start, 10);
     assert.deepEqual(rows.map((r) => [r.topic, r.key, r.origin]), [['users', '7', 'node-a'], ['sessions', 'abc', 'node-b'], ['users', '8', 'node-a']]);
+    assert.deepEqual(rows.map((r) => r.payload), [undefined, '{"x":1}', undefined]);
     assert.ok(rows[0]!.seq < rows[1]!.seq && rows[1]!.seq < rows[2]!.seq);
     assert.ok(Math.abs(rows[0]!.at - Date.now()) < 60_000);
     assert.equal(await s.last(), rows[2]!.seq);

@@ -8,17 +8,18 @@ interface Row {
   topic: string;
   key: string;
   origin: string;
+  payload: string | null;
   at: string;
 }
 
 export function createPgChangeFeedStore(db: PgDb): ChangeFeedStore {
   return {
-    async append(topic: string, key: string, origin: string) {
-      await db.query(`INSERT INTO changes (topic, key, origin, at) VALUES ($1, $2, $3, ${NOW})`, [topic, key, origin]);
+    async append(topic: string, key: string, origin: string, payload?: string) {
+      await db.query(`INSERT INTO changes (topic, key, origin, payload, at) VALUES ($1, $2, $3, $4, ${NOW})`, [topic, key, origin, payload ?? null]);
     },
     after: async (seq: number, limit: number) =>
-      (await db.rows<Row>('SELECT seq, topic, key, origin, at FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit]))
-        .map((r): ChangeRow => ({ seq: Number(r.seq), topic: r.topic, key: r.key, origin: r.origin, at: Number(r.at) })),
+      (await db.rows<Row>('SELECT seq, topic, key, origin, payload, at FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [seq, limit]))
+        .map((r): ChangeRow => ({ seq: Number(r.seq), topic: r.topic, key: r.key, origin: r.origin, payload: r.payload ?? undefined, at: Number(r.at) })),
     last: async () => Number((await db.one<{ seq: string | null }>('SELECT max(seq) AS seq FROM changes'))?.seq ?? 0),
     async purge(before: number) {
       await db.query('DELETE FROM changes WHERE at < $1', [before]);

@@ -5,6 +5,8 @@ CREATE TABLE changes (
   topic text NOT NULL,
   key text NOT NULL,
   origin text NOT NULL,
+  -- What the change was, when the readers apply it rather than re-read (the catalog's writes, JSON).
+  payload text,
   at bigint NOT NULL
 );
 CREATE INDEX changes_at ON changes (at);

@@ -5,6 +5,7 @@ CREATE TABLE changes (
   topic TEXT NOT NULL,
   key TEXT NOT NULL,
   origin TEXT NOT NULL,
+  payload TEXT,
   at INTEGER NOT NULL
 );
 CREATE INDEX changes_at ON changes (at);
