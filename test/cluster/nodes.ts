@@ -19,10 +19,10 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-export async function startNode(id: string, databaseUrl: string): Promise<ClusterNode> {
+export async function startNode(id: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ClusterNode> {
   const dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
   dirs.push(dir);
-  const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password });
+  const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password, ...env });
   return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
 }
 
