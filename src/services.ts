@@ -28,12 +28,13 @@ import { createUsersService, USER_CHANGED } from './modules/users/service.js';
 import { agentOwner } from './modules/agents/agent-owner.js';
 import type { Storage } from './storage/types.js';
 import { EventBus } from './modules/live/event-bus.js';
-import { createIncidentLevelsService } from './modules/incidents/levels-service.js';
+import { createIncidentLevelsService, LEVELS_CHANGED } from './modules/incidents/levels-service.js';
 import { createIncidentsService } from './modules/incidents/service.js';
 import { createDependencySuppressor } from './modules/dependencies/dependency-suppressor.js';
 import { createDependenciesService } from './modules/dependencies/service.js';
 import { createTriggersService } from './modules/triggers/service.js';
 import { createNotificationsService } from './modules/notifications/service.js';
+import { NOTIFICATION_CONFIG_CHANGED } from './modules/notifications/config-service.js';
 import { createHistoryService } from './modules/history/history-service.js';
 import { createHistoryQuery } from './modules/history/history-query.js';
 import { createStatService } from './intake/stat-push.js';
@@ -45,7 +46,7 @@ import { createEventIntake } from './intake/event-intake.js';
 import { createEventLogService } from './modules/event-log/service.js';
 import { setScanBudgets } from './core/safe-regex.js';
 import { createAnnotationsService } from './modules/annotations/service.js';
-import { createMaintenanceService, type MaintenanceService } from './modules/maintenance/service.js';
+import { createMaintenanceService, MAINTENANCE_CHANGED, type MaintenanceService } from './modules/maintenance/service.js';
 import { createPresetsService } from './modules/presets/service.js';
 import { createReportService } from './modules/reports/service.js';
 import { createCheckIndex, type CheckIndex } from './modules/probes/check-index.js';
@@ -252,7 +253,8 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   feed.subscribe(SESSION_ENDED, (idHash) => auth.forgetSession(idHash));
   feed.subscribe(USER_SESSIONS_ENDED, (id) => auth.forgetSessionsOf(id));
   const bus = new EventBus(logger);
-  const levels = await createIncidentLevelsService({ store: storage.incidents, clock });
+  const levels = await createIncidentLevelsService({ store: storage.incidents, clock, feed });
+  feed.subscribe(LEVELS_CHANGED, () => levels.reload());
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
   // Other nodes' catalog changes are taken into this node's memory (a database only one node uses: nothing to share).
   if (storage.capabilities.sharedByNodes) {
@@ -264,7 +266,8 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   started.add(() => incidents.stop());
   const dependencies = createDependenciesService({ catalog: catalog.catalog, settings: catalog.settings });
   // Maintenance windows suppress incidents, hold state triggers and may drop measurements.
-  const maintenance = createMaintenanceService({ store: storage.maintenance, catalog: catalog.catalog, incidents, clock, logger });
+  const maintenance = createMaintenanceService({ store: storage.maintenance, catalog: catalog.catalog, incidents, clock, logger, feed });
+  feed.subscribe(MAINTENANCE_CHANGED, () => maintenance.reload());
   await maintenance.load();
   started.add(() => maintenance.stop());
   const triggers = createTriggersService({
@@ -282,8 +285,9 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
     levels: {
       has: (id) => levels.has(id), name: (id) => levels.list().find((l) => l.id === String(id))?.name ?? `level ${id}`, priorityOf: (id) => levels.priorityOf(id), guardDeletion: (g) => levels.guardDeletion(g),
     },
-    triggers: config.triggers, settings: config.notifications,
+    triggers: config.triggers, settings: config.notifications, feed,
   });
+  feed.subscribe(NOTIFICATION_CONFIG_CHANGED, () => notifications.config.reload());
   started.add(() => notifications.stop());
   await notifications.load();
   const checks = createCheckIndex({ catalog: catalog.catalog, rules: catalog.rules, logger });

@@ -1,6 +1,7 @@
 // The catalog on every node (issue 19, SCALE-OUT.md invariant 2): objects, links, properties
 // and tags written through one node read back the same on the others within a second, down to
-// deletion; and a check added through one node after the others started runs (on one node).
+// deletion; so do incident levels, maintenance windows and notification channels; and a check
+// added through one node after the others started runs (on one node).
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { test } from 'node:test';
@@ -57,6 +58,18 @@ test('writes through each node read back the same on the others within a second'
     took.push(await sameEverywhere(c, `/objects/${sw.id}`, (r) => r.status === 404));
     took.push(await sameEverywhere(c, `/links/${link.id}`, (r) => r.status === 404));
     console.log(`reads on the other nodes caught up in ${Math.min(...took)}-${Math.max(...took)} ms`);
+
+    // What the services keep of their own follows too: an incident level made on A, a
+    // maintenance window on B, a notification channel on C.
+    const lvl = await made(a, '/incident-levels', { name: 'Minor', ui: { colors: { main: '#00aa00' } } });
+    took.push(await sameEverywhere(a, '/incident-levels', (r) => r.body.some((l: { id: string }) => l.id === lvl.id)));
+    const win = await made(b, '/maintenance', { name: 'night', timeZone: 'UTC', schedule: { type: 'once', from: Date.now() + 3_600_000, to: Date.now() + 7_200_000 }, scope: { objects: [rtr.id] } });
+    took.push(await sameEverywhere(b, `/maintenance/${win.id}`, (r) => r.status === 200));
+    const ch = await made(c, '/notification-channels', { name: 'ops', type: 'slack', settings: { webhookUrl: 'https://hooks.example.com/ops' } });
+    took.push(await sameEverywhere(c, `/notification-channels/${ch.id}`, (r) => r.status === 200));
+    assert.equal((await api(a, 'DELETE', `/maintenance/${win.id}`)).status, 204);
+    took.push(await sameEverywhere(a, `/maintenance/${win.id}`, (r) => r.status === 404));
+    console.log(`levels, windows and channels caught up in ${Math.max(...took.slice(-4))} ms at most`);
 
     // A check added through A after B and C started runs on exactly one of the three.
     let hits = 0;

@@ -6,6 +6,7 @@
 //   session-keeper.ts     sessions: open, find, expire, touch, end
 //   refusals.ts           how refusals are answered and logged
 import type { Logger } from 'pino';
+import type { ChangePublisher } from '../../core/change-publisher.js';
 import { isBlocked } from '../../core/accounts/user-access.js';
 import type { SessionsStore } from '../../storage/types.js';
 import type { ClientContext } from '../security-log/events.js';
@@ -37,10 +38,6 @@ export interface AuthDeps {
   logger: Logger;
   /** Tells the other nodes of a cluster that sessions ended (they drop their cached copies). */
   feed?: ChangePublisher;
-}
-
-export interface ChangePublisher {
-  publish(topic: string, key: string): Promise<void>;
 }
 
 /** Change feed topics: one session ended (key: its id hash), every session of a user (key: the user id). */

@@ -12,6 +12,7 @@ import { CLEARED_LEVEL, type IncidentsStore, type LevelRow } from '../../storage
 import { DuplicateKeyError } from '../../storage/types.js';
 import { idOf } from '../entities/entity-input.js';
 import { serialQueue } from '../../core/serial-queue.js';
+import { publishing, type ChangePublisher } from '../../core/change-publisher.js';
 
 export interface LevelView {
   id: string;
@@ -35,7 +36,10 @@ export type LevelDeletionGuard = (id: string) => Promise<string | undefined> | s
 
 export const levelView = (l: LevelRow): LevelView => ({ id: l.id, name: l.name, priority: l.priority, ui: { colors: { main: l.color } } });
 
-export async function createIncidentLevelsService({ store, clock }: { store: IncidentsStore; clock: () => number }) {
+/** Change feed topic: the incident levels changed (other nodes re-read them). */
+export const LEVELS_CHANGED = 'incident-levels';
+
+export async function createIncidentLevelsService({ store, clock, feed }: { store: IncidentsStore; clock: () => number; feed?: ChangePublisher }) {
   const levels = new Map<string, LevelRow>();
   for (const l of await store.levels()) levels.set(l.id, l);
   let ids: ReadonlySet<string> = new Set(levels.keys());
@@ -75,21 +79,21 @@ export async function createIncidentLevelsService({ store, clock }: { store: Inc
       guards.push(guard);
     },
 
-    create: (input: { name: string; priority?: number; ui: { colors: { main: string } } }) => serial(async () => {
+    create: publishing(feed, LEVELS_CHANGED, (input: { name: string; priority?: number; ui: { colors: { main: string } } }) => serial(async () => {
       nameFree(input.name);
       const row = await store.createLevel({ name: input.name, color: input.ui.colors.main, priority: input.priority ?? DEFAULT_LEVEL_PRIORITY }, clock()).catch((err) => duplicate(err, input.name));
       return put(row);
-    }),
+    })),
 
-    update: (id: string, input: LevelInput) => serial(async () => {
+    update: publishing(feed, LEVELS_CHANGED, (id: string, input: LevelInput) => serial(async () => {
       const old = find(id);
       if (input.name !== undefined) nameFree(input.name, old.id);
       const row = await store.updateLevel(old.id, { name: input.name, color: input.ui?.colors?.main, priority: input.priority }, clock()).catch((err) => duplicate(err, input.name));
       if (!row) throw notFound(`incident level ${id}`);
       return put(row);
-    }),
+    })),
 
-    remove: (id: string) => serial(async () => {
+    remove: publishing(feed, LEVELS_CHANGED, (id: string) => serial(async () => {
       const old = find(id);
       if (old.id === String(CLEARED_LEVEL)) throw conflict(`incident level ${old.id} (${old.name}) is the level of cleared incidents and cannot be deleted`);
       for (const guard of guards) {
@@ -101,6 +105,14 @@ export async function createIncidentLevelsService({ store, clock }: { store: Inc
       const outcome = await store.deleteLevel(old.id);
       if (outcome === 'in use') throw conflict(`incident level ${old.id} (${old.name}) is in use: an active incident has it`);
       levels.delete(old.id);
+      ids = new Set(levels.keys());
+    })),
+
+    /** Another node changed the levels: read them again. */
+    reload: () => serial(async () => {
+      const rows = await store.levels();
+      levels.clear();
+      for (const l of rows) levels.set(l.id, l);
       ids = new Set(levels.keys());
     }),
   };

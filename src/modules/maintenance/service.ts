@@ -11,6 +11,7 @@
 // move an entity in or out of a running window (a new parent, a tag, a new entity) does the
 // same, soon after.
 import type { Logger } from 'pino';
+import type { ChangePublisher } from '../../core/change-publisher.js';
 import { nextStart } from '../../core/maintenance/schedule.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Suppression } from '../../storage/incidents-types.js';
@@ -52,7 +53,12 @@ export interface EntityMaintenance {
   collectData: boolean;
 }
 
-export function createMaintenanceService({ store, catalog, incidents, clock, logger }: {
+/** Change feed topic: maintenance windows changed (other nodes re-read them). */
+export const MAINTENANCE_CHANGED = 'maintenance-windows';
+
+export function createMaintenanceService({ store, catalog, incidents, clock, logger, feed }: {
+  /** Tells the other nodes of a cluster that windows changed. */
+  feed?: ChangePublisher;
   store: MaintenanceStore;
   catalog: Catalog;
   incidents: { addSuppressor: (s: Suppressor) => void; recheckSuppression: (entityIds?: Iterable<string>) => Promise<void> };
@@ -161,6 +167,14 @@ export function createMaintenanceService({ store, catalog, incidents, clock, log
       arm();
     },
 
+    /** Another node changed the windows: read them again, and decide again what they cover. */
+    async reload(): Promise<void> {
+      const rows = await store.all();
+      windows.clear();
+      for (const w of rows) windows.set(w.id, w);
+      changed();
+    },
+
     list(actor: EntityActor, q: MaintenanceListInput): MaintenanceView[] {
       const now = clock();
       const limit = q.limit ?? 100;
@@ -196,6 +210,7 @@ export function createMaintenanceService({ store, catalog, incidents, clock, log
       });
       windows.set(row.id, row);
       changed();
+      await feed?.publish(MAINTENANCE_CHANGED, row.id);
       return view(actor, row, clock());
     },
 
@@ -221,6 +236,7 @@ export function createMaintenanceService({ store, catalog, incidents, clock, log
       }
       windows.set(row.id, row);
       changed();
+      await feed?.publish(MAINTENANCE_CHANGED, row.id);
       return view(actor, row, clock());
     },
 
@@ -230,6 +246,7 @@ export function createMaintenanceService({ store, catalog, incidents, clock, log
       await store.delete(w.id);
       windows.delete(w.id);
       changed();
+      await feed?.publish(MAINTENANCE_CHANGED, w.id);
     },
 
     /** The window the entity is in now (for its record), if any. */

@@ -10,6 +10,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { readsSecrets } from '../../core/secrets/mask.js';
 import type { NotificationConfigRow, NotificationConfigStore } from '../../storage/notification-types.js';
 import { serialQueue } from '../../core/serial-queue.js';
+import { publishing, type ChangePublisher } from '../../core/change-publisher.js';
 import { maskChannelSettings, restoreChannelSecrets } from './channel-secrets.js';
 import { CHANNEL_LIMITS, CHANNEL_SETTINGS, CHANNEL_TYPES, type Channel, type ChannelType, type Templates } from './channel-types.js';
 import { TEMPLATE_FIELD_SET } from './message.js';
@@ -22,7 +23,12 @@ export interface ConfigDeps {
   clock: () => number;
   /** What policies may name. */
   known: { tag(id: string): boolean; object(id: string): boolean; level(id: string): boolean };
+  /** Tells the other nodes of a cluster that channels or policies changed. */
+  feed?: ChangePublisher;
 }
+
+/** Change feed topic: notification channels or policies changed (other nodes re-read them). */
+export const NOTIFICATION_CONFIG_CHANGED = 'notification-config';
 
 export interface ChannelInput {
   name: string;
@@ -52,13 +58,21 @@ const toChannel = (r: NotificationConfigRow): Channel => ({
 });
 const toPolicy = (r: NotificationConfigRow): Policy => ({ ...(r.data as unknown as Omit<Policy, 'id' | 'name' | 'created' | 'updated'>), id: r.id, name: r.name, created: r.created, updated: r.updated });
 
-export async function createNotificationConfig({ store, clock, known }: ConfigDeps) {
+export async function createNotificationConfig({ store, clock, known, feed }: ConfigDeps) {
   const channels = new Map<string, Channel>();
   const policies = new Map<string, Policy>();
-  for (const r of await store.list('channel')) channels.set(r.id, toChannel(r));
-  for (const r of await store.list('policy')) policies.set(r.id, toPolicy(r));
+  const read = async () => {
+    const [c, p] = [await store.list('channel'), await store.list('policy')];
+    channels.clear();
+    policies.clear();
+    for (const r of c) channels.set(r.id, toChannel(r));
+    for (const r of p) policies.set(r.id, toPolicy(r));
+  };
+  await read();
   // One write at a time: a channel deleted while a policy naming it is stored cannot slip through.
   const serial = serialQueue();
+  // Every write: once stored, the other nodes are told.
+  const write = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => publishing(feed, NOTIFICATION_CONFIG_CHANGED, fn);
 
   const channelOr404 = (id: string) => {
     const c = channels.get(id);
@@ -116,7 +130,7 @@ export async function createNotificationConfig({ store, clock, known }: ConfigDe
     listChannels: (rights: ReadonlySet<string>): Channel[] => [...channels.values()].map((c) => channelView(c, readsSecrets(rights))),
     getChannel: (rights: ReadonlySet<string>, id: string): Channel => channelView(channelOr404(id), readsSecrets(rights)),
 
-    createChannel: (rights: ReadonlySet<string>, input: ChannelInput) => serial(async () => {
+    createChannel: write((rights: ReadonlySet<string>, input: ChannelInput) => serial(async () => {
       if (channels.size >= CHANNEL_LIMITS.channels) throw conflict(`at most ${CHANNEL_LIMITS.channels} notification channels`);
       if (!CHANNEL_TYPES.includes(input.type)) throw badRequest(`type: one of ${CHANNEL_TYPES.join(', ')}`);
       // A mask in a new channel stands for nothing stored: refused by the restore.
@@ -129,9 +143,9 @@ export async function createNotificationConfig({ store, clock, known }: ConfigDe
       const c = toChannel(row);
       channels.set(c.id, c);
       return channelView(c, readsSecrets(rights));
-    }),
+    })),
 
-    updateChannel: (rights: ReadonlySet<string>, id: string, patch: ChannelPatch) => serial(async () => {
+    updateChannel: write((rights: ReadonlySet<string>, id: string, patch: ChannelPatch) => serial(async () => {
       const old = channelOr404(id);
       const settings = patch.settings === undefined ? old.settings : restoreChannelSecrets(old.type, patch.settings, old.settings);
       checkSettings(old.type, settings);
@@ -143,21 +157,21 @@ export async function createNotificationConfig({ store, clock, known }: ConfigDe
       const c = toChannel(row);
       channels.set(id, c);
       return channelView(c, readsSecrets(rights));
-    }),
+    })),
 
-    deleteChannel: (id: string) => serial(async () => {
+    deleteChannel: write((id: string) => serial(async () => {
       channelOr404(id);
       for (const p of policies.values()) {
         if (p.channels.includes(id) || p.escalation.some((s) => s.channels.includes(id))) throw conflict(`notification channel ${id} is used by policy ${p.id} (${p.name})`);
       }
       await store.delete('channel', id);
       channels.delete(id);
-    }),
+    })),
 
     listPolicies: (): Policy[] => [...policies.values()],
     getPolicy: (id: string): Policy => policyOr404(id),
 
-    createPolicy: (input: PolicyInput) => serial(async () => {
+    createPolicy: write((input: PolicyInput) => serial(async () => {
       if (policies.size >= POLICY_LIMITS.policies) throw conflict(`at most ${POLICY_LIMITS.policies} notification policies`);
       const p = {
         name: input.name, enabled: input.enabled ?? true, match: input.match ?? {}, channels: input.channels,
@@ -169,9 +183,9 @@ export async function createNotificationConfig({ store, clock, known }: ConfigDe
       const policy = toPolicy(await store.create('policy', { ...policyRow(p), created: now, updated: now }));
       policies.set(policy.id, policy);
       return policy;
-    }),
+    })),
 
-    updatePolicy: (id: string, patch: PolicyPatch) => serial(async () => {
+    updatePolicy: write((id: string, patch: PolicyPatch) => serial(async () => {
       const old = policyOr404(id);
       const { id: _id, created, updated: _u, ...rest } = old;
       const next = { ...rest, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as Omit<Policy, 'id' | 'created' | 'updated'>;
@@ -181,13 +195,16 @@ export async function createNotificationConfig({ store, clock, known }: ConfigDe
       const policy = toPolicy(row);
       policies.set(id, policy);
       return policy;
-    }),
+    })),
 
-    deletePolicy: (id: string) => serial(async () => {
+    deletePolicy: write((id: string) => serial(async () => {
       policyOr404(id);
       await store.delete('policy', id);
       policies.delete(id);
-    }),
+    })),
+
+    /** Another node changed channels or policies: read them again. */
+    reload: () => serial(read),
   };
 }
 

@@ -2,6 +2,7 @@
 // grouper, the follow-ups and the engine that follows the bus. Follow-ups stored before a
 // restart are read by `load`; their timer runs from `start`, once the whole server started.
 import type { Logger } from 'pino';
+import type { ChangePublisher } from '../../core/change-publisher.js';
 import type { Config } from '../../config.js';
 import type { EngineMemoryStore } from '../../storage/engine-memory-types.js';
 import type { NotificationConfigStore } from '../../storage/notification-types.js';
@@ -27,6 +28,8 @@ export interface NotificationsDeps {
   logger: Logger;
   triggers: Config['triggers'];
   settings: Config['notifications'];
+  /** Tells the other nodes of a cluster that channels or policies changed. */
+  feed?: ChangePublisher;
 }
 
 export interface TestOutcome {
@@ -42,6 +45,7 @@ export async function createNotificationsService(deps: NotificationsDeps) {
     store: deps.store,
     clock,
     known: { tag: (id) => catalog.tag(id) !== undefined, object: (id) => catalog.hasObject(id), level: (id) => deps.levels.has(id) },
+    feed: deps.feed,
   });
   const sender = createChannelSender({ runs: deps.runs, clock, logger, triggers: deps.triggers, telegramApiUrl: deps.settings.telegramApiUrl });
   const grouper = createGrouper((out) => {

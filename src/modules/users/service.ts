@@ -1,6 +1,7 @@
 // Users: accounts, their rights and object access lists. Keeps a short-lived cache of user
 // records by id because every authenticated request needs its caller's record.
 import { randomBytes } from 'node:crypto';
+import type { ChangePublisher } from '../../core/change-publisher.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { QueryError } from '../../core/safe-query.js';
 import { DuplicateKeyError, type Page, type UserChanges, type UserRecord, type UsersStore } from '../../storage/types.js';
@@ -36,7 +37,7 @@ export interface UsersServiceDeps {
   /** How long a cached user record may be served without re-reading the store. */
   cacheTtlMs?: number;
   /** Tells the other nodes of a cluster that an account changed (they re-read it). */
-  feed?: { publish(topic: string, key: string): Promise<void> };
+  feed?: ChangePublisher;
 }
 
 /** Change feed topic: an account changed or was deleted (key: the user id). */
