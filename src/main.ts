@@ -15,6 +15,8 @@ import { packageVersion } from './version.js';
 import { clusterAddress } from './modules/cluster/address.js';
 
 const HOUR = 3_600_000;
+/** A node not heard from for a day is forgotten (one that comes back registers again). */
+const DEAD_NODES_KEPT_MS = 24 * HOUR;
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password.txt';
 
 const STOP_TIMEOUT_MS = 15_000;
@@ -100,7 +102,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     try {
       await services.securityLog.purgeExpired();
       await services.auth.purgeExpiredSessions();
-      await services.lockout.purge();
+      await services.lockout?.purge();
+      await services.cluster.pruneDead(DEAD_NODES_KEPT_MS);
       await services.feed.purge();
       await services.data.purge();
       await services.triggers.purge();
@@ -136,6 +139,9 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       clearInterval(timer);
       await listeners.stop(); // no more traps or MQTT messages
       await services.probes.stop(); // no more check results
+      // Out of the cluster at once: the other nodes take this node's checks (and the lease)
+      // while it finishes what it accepted.
+      await services.cluster.stop();
       services.agents.stop();
       await app.close(); // stops accepting and waits for requests in flight
       await services.catalog.bulk.settle(); // bulk jobs still running finish and are stored

@@ -216,6 +216,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   // Stopped last (added first): the lease is given up once what this node accepted is stored.
   const cluster = createMembership({
     store: storage.cluster, nodeId: resolveNodeId(config.cluster.nodeId, config.dataDir), version: packageVersion(), settings: config.cluster, logger,
+    shared: storage.capabilities.sharedByNodes,
   });
   started.add(() => cluster.stop());
   // Per server, never global: several servers run in one test process.
@@ -225,20 +226,24 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   // Users and auth need each other: a password change ends sessions, sign-in reads users.
   const endSessions = (userId: string, except?: string) => auth.endSessions(userId, except);
   // What other nodes changed reaches this node's copies within a quarter of a second.
-  const feed = createChangeFeed({ store: storage.changes, nodeId: cluster.nodeId, pollMs: FEED_POLL_MS, clock: Date.now, logger });
+  const feed = createChangeFeed({ store: storage.changes, nodeId: cluster.nodeId, pollMs: FEED_POLL_MS, clock: Date.now, logger, shared: storage.capabilities.sharedByNodes });
   started.add(() => feed.stop());
   await feed.mark();
   const users = createUsersService({ users: storage.users, endSessions, clock, feed });
   // Failures and locks shared with the other nodes through the database; the locks in force
-  // are read twice a second, so a lock made on one node holds on all within a second.
-  const lockout = createSharedLockout({ local: createLockout(config.auth.lockout, clock), store: storage.lockouts, limits: config.auth.lockout, clock, logger });
-  await lockout.start(LOCK_SYNC_MS);
-  started.add(() => lockout.stop());
+  // are read twice a second, so a lock made on one node holds on all within a second. A
+  // database only this node uses: the node's own counters are the whole story.
+  const localLockout = createLockout(config.auth.lockout, clock);
+  const lockout = storage.capabilities.sharedByNodes
+    ? createSharedLockout({ local: localLockout, store: storage.lockouts, limits: config.auth.lockout, clock, logger })
+    : undefined;
+  await lockout?.start(LOCK_SYNC_MS);
+  started.add(() => lockout?.stop());
   const auth: AuthService = createAuthService({
     users,
     sessions: storage.sessions,
     securityLog,
-    lockout,
+    lockout: lockout ?? localLockout,
     settings: {
       tokenEnabled: config.server.user.auth_token_enabled,
       idleTimeoutMs: config.session.idleTimeoutMs,

@@ -18,6 +18,8 @@ export interface ChangeRow {
 
 export interface ChangeFeedStore {
   append(topic: string, key: string, origin: string, payload?: string): Promise<void>;
+  /** The rows of these sequences that are there (in order). */
+  pick(seqs: readonly number[]): Promise<ChangeRow[]>;
   /** Rows with a sequence above `seq`, in order, at most `limit`. */
   after(seq: number, limit: number): Promise<ChangeRow[]>;
   /**

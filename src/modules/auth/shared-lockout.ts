@@ -2,8 +2,9 @@
 // own counters (lockout.ts: the answer to every attempt is decided without a round trip), and
 // shares through the database what must hold everywhere: every failure is recorded and counted
 // over all nodes, so five failures spread over three nodes lock the login; a lock is written
-// and every node reads the locks in force once a second (`syncMs`). On SQLite the same code
-// runs with one node. A database that does not answer leaves the node's own counting at work.
+// and every node reads the locks in force every `syncMs` (twice a second). Used where the
+// database is shared by nodes (PostgreSQL). A database that does not answer leaves the node's
+// own counting at work.
 import type { Logger } from 'pino';
 import type { LockoutStore, LockScope } from '../../storage/lockout-types.js';
 import { addressKey, type AttemptEnd, type Lockout, type LockoutLimits, type LockoutRules } from './lockout.js';
@@ -25,6 +26,7 @@ export function createSharedLockout({ local, store, limits, clock, logger }: {
 }): SharedLockout {
   let timer: NodeJS.Timeout | undefined;
   let failing = false;
+  let stopped = false;
   const maxOf = { login: limits.loginMaxFailures, address: limits.addressMaxFailures };
 
   const warnOnce = (err: unknown, what: string) => {
@@ -62,6 +64,7 @@ export function createSharedLockout({ local, store, limits, clock, logger }: {
   }
 
   const schedule = (ms: number) => {
+    if (stopped) return;
     timer = setTimeout(() => void sync().finally(() => schedule(ms)), ms);
     timer.unref();
   };
@@ -86,6 +89,7 @@ export function createSharedLockout({ local, store, limits, clock, logger }: {
       schedule(syncMs);
     },
     stop() {
+      stopped = true;
       clearTimeout(timer);
       timer = undefined;
     },

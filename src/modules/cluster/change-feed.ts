@@ -4,11 +4,11 @@
 // change of another node to the topic's subscribers (which drop or re-read their copy).
 //
 // Sequences can commit out of order on PostgreSQL (two transactions take 7 and 8; 8 commits
-// first). A reader that moved past 8 would never see 7, so it moves its position only over
-// sequences it has seen. It waits for a missing one up to GAP_WAIT_MS (a rolled-back insert
-// leaves a hole for ever) and then passes it.
+// first). A reader reads on after the highest it has seen, and asks again by number for each
+// sequence below that it has not seen, from the moment it noticed the hole for GAP_WAIT_MS (a
+// rolled-back insert leaves a hole for ever); then it passes that one.
 import type { Logger } from 'pino';
-import type { ChangeFeedStore } from '../../storage/change-feed-types.js';
+import type { ChangeFeedStore, ChangeRow } from '../../storage/change-feed-types.js';
 
 const PAGE = 1000;
 const GAP_WAIT_MS = 10_000;
@@ -33,18 +33,23 @@ export interface ChangeFeed {
   purge(): Promise<void>;
 }
 
-export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
+export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared = true }: {
   store: ChangeFeedStore;
   nodeId: string;
   pollMs: number;
   clock: () => number;
   logger: Logger;
+  /** false: no other node uses the database (SQLite): nothing is published or read. */
+  shared?: boolean;
 }): ChangeFeed {
   const listeners = new Map<string, Set<ChangeListener>>();
   /** Every sequence up to `low` is seen (or given up); `seen` holds those above it. */
   let low = 0;
+  /** The highest sequence seen. */
+  let high = 0;
   const seen = new Set<number>();
-  let gapSince: number | undefined;
+  /** Sequences between `low` and `high` not seen yet, and since when (clock) each is missed. */
+  const missing = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
@@ -61,34 +66,47 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
     }
   };
 
-  const advance = () => {
-    while (seen.has(low + 1)) seen.delete(++low);
-    if (seen.size === 0) {
-      gapSince = undefined;
-      return;
+  const take = async (r: ChangeRow) => {
+    if (r.seq <= low || seen.has(r.seq)) return;
+    seen.add(r.seq);
+    missing.delete(r.seq);
+    if (r.seq - high <= PAGE) {
+      for (let s = high + 1; s < r.seq; s++) missing.set(s, clock());
+    } else {
+      // A hole wider than a page is no transaction in flight (the sequence was moved by hand):
+      // passed at once, with whatever of it was still missed.
+      logger.warn({ from: high, to: r.seq }, 'change feed: sequences jumped; passing the hole');
+      low = r.seq - 1;
+      for (const s of seen) if (s <= low) seen.delete(s);
+      missing.clear();
     }
-    gapSince ??= clock();
-    if (clock() - gapSince < GAP_WAIT_MS) return;
-    // Waited long enough for the missing sequence: it was rolled back, or is a counter's hole.
-    low = Math.min(...seen) - 1;
-    gapSince = undefined;
-    advance();
+    high = Math.max(high, r.seq);
+    if (r.origin !== nodeId) await dispatch(r.topic, r.key, r.payload);
+  };
+
+  /** Moves `low` over what is seen, and over a sequence missed for GAP_WAIT_MS (rolled back, or a counter's hole). */
+  const advance = () => {
+    const now = clock();
+    for (;;) {
+      const next = low + 1;
+      if (seen.delete(next)) low = next;
+      else if (missing.has(next) && now - missing.get(next)! >= GAP_WAIT_MS) {
+        missing.delete(next);
+        low = next;
+      } else break;
+    }
   };
 
   async function poll(): Promise<void> {
     try {
+      // The sequences still missed, asked for by number (not by reading again all after `low`).
+      if (missing.size > 0) for (const r of await store.pick([...missing.keys()].slice(0, PAGE))) await take(r);
       for (;;) {
-        const rows = await store.after(low, PAGE);
-        let fresh = 0;
-        for (const r of rows) {
-          if (r.seq <= low || seen.has(r.seq)) continue;
-          seen.add(r.seq);
-          fresh++;
-          if (r.origin !== nodeId) await dispatch(r.topic, r.key, r.payload);
-        }
-        advance();
-        if (rows.length < PAGE || fresh === 0) break;
+        const rows = await store.after(high, PAGE);
+        for (const r of rows) await take(r);
+        if (rows.length < PAGE) break;
       }
+      advance();
       if (failing) logger.info('change feed: reading again');
       failing = false;
     } catch (err) {
@@ -98,7 +116,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
   }
 
   const schedule = () => {
-    if (stopped) return;
+    if (stopped || !shared) return;
     timer = setTimeout(() => {
       running = poll().finally(schedule);
     }, pollMs);
@@ -107,6 +125,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
 
   return {
     async publish(topic, key, payload) {
+      if (!shared) return;
       try {
         await store.append(topic, key, nodeId, payload);
       } catch (err) {
@@ -120,11 +139,13 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger }: {
       set.add(listener);
     },
     async mark() {
-      low = await store.last();
+      if (!shared) return;
+      low = high = await store.last();
       marked = true;
     },
     async start() {
-      if (!marked) low = await store.last();
+      if (!shared) return;
+      if (!marked) low = high = await store.last();
       marked = true;
       schedule();
     },

@@ -21,12 +21,21 @@ export interface MembershipSettings {
   leaseMs: number;
 }
 
+/** A beat that takes longer than this many heartbeats counts as failed (a silent network). */
+const BEAT_TIMEOUT_BEATS = 2;
+
 export interface MembershipDeps {
   store: ClusterStore;
   nodeId: string;
   version: string;
   settings: MembershipSettings;
   logger: Logger;
+  /**
+   * false: this node is the database's only user (SQLite). It is then the one member and the
+   * leader from its start to its stop, whatever its heartbeats meet (a long write holding the
+   * database for seconds must not stop its checks); it still beats, for GET /cluster.
+   */
+  shared?: boolean;
 }
 
 export interface ClusterMember {
@@ -74,11 +83,13 @@ export interface Membership {
   view(): Promise<ClusterView>;
   /** Removes another node's record (a dead one: a live node would register again at its next beat). */
   forget(id: string): Promise<void>;
+  /** Forgets the nodes not heard from for `olderThanMs` (the leader's hourly purge). */
+  pruneDead(olderThanMs: number): Promise<void>;
   /** Gives the lease up (another node takes over at its next beat) and leaves. */
   stop(): Promise<void>;
 }
 
-export function createMembership({ store, nodeId, version, settings, logger }: MembershipDeps): Membership {
+export function createMembership({ store, nodeId, version, settings, logger, shared = true }: MembershipDeps): Membership {
   const { heartbeatMs, leaseMs } = settings;
   // Clocks may run at slightly different rates: a tenth of the lease (at least 50 ms) is kept back.
   const margin = Math.max(50, Math.floor(leaseMs / 10));
@@ -100,26 +111,48 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
   let reign: number | undefined;
   let wasLeading = false;
   let failing = false;
+  let started = false;
   let stopped = false;
+  let twinWarned = false;
   let beatTimer: NodeJS.Timeout | undefined;
   let lapseTimer: NodeJS.Timeout | undefined;
-  let current: Promise<void> = Promise.resolve();
+  /** The beat under way (settled: none); a beat that hangs is not joined by another. */
+  let current: Promise<void> | undefined;
+  let stopping: Promise<void> | undefined;
 
-  const isLeader = () => !stopped && performance.now() < leaderUntil;
-  const members = () => (!stopped && performance.now() < liveUntil ? live : []);
+  const isLeader = () => !stopped && (shared ? performance.now() < leaderUntil : started);
+  const members = () => (stopped ? [] : shared ? (performance.now() < liveUntil ? live : []) : started ? [nodeId] : []);
   const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+  /** One listener's failure must not keep the change from the others, nor end a timer's callback. */
+  const tell = <T>(set: Set<(v: T) => void>, value: T) => {
+    for (const l of set) {
+      try {
+        l(value);
+      } catch (err) {
+        logger.error({ err, nodeId }, 'cluster: a listener failed');
+      }
+    }
+  };
 
   const noticeChange = () => {
     const now = members();
     if (!sameList(now, shownMembers)) {
       shownMembers = now;
-      for (const l of memberListeners) l(now);
+      tell(memberListeners, now);
     }
     const leading = isLeader();
-    if (leading === wasLeading) return;
-    wasLeading = leading;
-    logger.info({ nodeId, epoch: reign }, leading ? 'cluster: this node leads the engine' : 'cluster: this node no longer leads');
-    for (const l of listeners) l(leading);
+    if (leading !== wasLeading) {
+      wasLeading = leading;
+      logger.info({ nodeId, epoch: reign }, leading ? 'cluster: this node leads the engine' : 'cluster: this node no longer leads');
+      tell(listeners, leading);
+    }
+    // The next deadline that ends leading or membership unless a beat renews it first (the
+    // database does not answer): the listeners hear of it when it comes, not a beat later.
+    clearTimeout(lapseTimer);
+    const t = performance.now();
+    const deadline = Math.min(...[leaderUntil, liveUntil].filter((d) => d > t));
+    if (!stopped && Number.isFinite(deadline)) lapseTimer = setTimeout(noticeChange, deadline - t + 1).unref();
   };
 
   const beat = async () => {
@@ -128,6 +161,13 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
       const beatSentAt = performance.now();
       const dbNow = await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
       const rows = await store.nodes();
+      // Another process beating under this id (a copied DATA_DIR, one NODE_ID for two nodes)
+      // writes its own start time into the row: said once, loudly. Each would run every check.
+      const own = rows.find((r) => r.id === nodeId);
+      if (own && own.startedAt !== startedAt && !twinWarned) {
+        twinWarned = true;
+        logger.error({ nodeId }, 'cluster: another process uses this node id; give each node its own NODE_ID (or DATA_DIR)');
+      }
       live = rows.filter((r) => r.id === nodeId || r.heartbeatAt >= dbNow - deadAfterMs).map((r) => r.id).sort();
       liveUntil = beatSentAt + deadAfterMs - memberMargin;
       const sentAt = performance.now();
@@ -145,19 +185,30 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
       if (!failing) logger.warn({ err, nodeId }, 'cluster: heartbeat failed; retrying at every beat');
       failing = true;
     }
+  };
+
+  /**
+   * Runs a beat, waiting for it at most BEAT_TIMEOUT_BEATS heartbeats: on a silent network a
+   * query can hang for minutes, and the node must go on deciding (its deadlines pass) and
+   * beating once the hung one gives up. A beat still hanging is not doubled.
+   */
+  const tick = async () => {
+    if (!current) {
+      const run = beat();
+      current = run;
+      void run.finally(() => {
+        if (current === run) current = undefined;
+      });
+    }
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([current, new Promise<void>((r) => (timeout = setTimeout(r, BEAT_TIMEOUT_BEATS * heartbeatMs)))]);
+    clearTimeout(timeout);
     noticeChange();
-    // A lease that ends before the next beat renews it (the database does not answer): the
-    // listeners hear of it when it ends, not a beat later.
-    clearTimeout(lapseTimer);
-    const deadline = Math.min(...[leaderUntil, liveUntil].filter((t) => t > performance.now()));
-    if (Number.isFinite(deadline)) lapseTimer = setTimeout(noticeChange, Math.max(0, deadline - performance.now()) + 1).unref();
   };
 
   const schedule = () => {
     if (stopped) return;
-    beatTimer = setTimeout(() => {
-      current = beat().finally(schedule);
-    }, heartbeatMs);
+    beatTimer = setTimeout(() => void tick().finally(schedule), heartbeatMs);
     beatTimer.unref();
   };
 
@@ -168,8 +219,8 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
       // A lease still held under this id is a previous run's (killed before it could give it
       // up): given up first, so that this run's reign has an epoch of its own.
       await store.releaseLease(ENGINE_LEASE, nodeId).catch(() => undefined);
-      current = beat();
-      await current;
+      started = true;
+      await tick();
       schedule();
     },
     isLeader,
@@ -192,20 +243,29 @@ export function createMembership({ store, nodeId, version, settings, logger }: M
       return { nodes, leader: holder ? { id: holder.holder!, epoch: holder.epoch } : null, self: nodeId, now };
     },
     forget: (id: string) => store.leave(id),
-    async stop() {
-      if (stopped) return;
-      const leading = isLeader();
-      stopped = true;
-      clearTimeout(beatTimer);
-      clearTimeout(lapseTimer);
-      await current.catch(() => undefined);
-      noticeChange();
-      try {
-        if (leading || leaderUntil > 0) await store.releaseLease(ENGINE_LEASE, nodeId);
-        await store.leave(nodeId);
-      } catch (err) {
-        logger.warn({ err, nodeId }, 'cluster: could not leave cleanly; the others see this node dead after the lease time');
-      }
+    async pruneDead(olderThanMs: number) {
+      const now = await store.now();
+      for (const r of await store.nodes()) if (r.id !== nodeId && r.heartbeatAt < now - olderThanMs) await store.leave(r.id);
+    },
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        clearTimeout(beatTimer);
+        clearTimeout(lapseTimer);
+        // A beat under way ends first (at most the beat timeout): it must not register this
+        // node again after it has left.
+        let timeout: NodeJS.Timeout | undefined;
+        await Promise.race([current?.catch(() => undefined), new Promise<void>((r) => (timeout = setTimeout(r, BEAT_TIMEOUT_BEATS * heartbeatMs)))]);
+        clearTimeout(timeout);
+        noticeChange();
+        try {
+          await store.releaseLease(ENGINE_LEASE, nodeId);
+          await store.leave(nodeId);
+        } catch (err) {
+          logger.warn({ err, nodeId }, 'cluster: could not leave cleanly; the others see this node dead after three heartbeats');
+        }
+      })();
+      return stopping;
     },
   };
 }

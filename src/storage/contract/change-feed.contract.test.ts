@@ -21,6 +21,8 @@ forEachBackend('change feed store', (storage) => {
     assert.equal(await s.last(), rows[2]!.seq);
     assert.deepEqual((await s.after(start, 2)).map((r) => r.key), ['7', 'abc'], 'paged');
     assert.deepEqual((await s.after(rows[1]!.seq, 10)).map((r) => r.key), ['8']);
+    assert.deepEqual((await s.pick([rows[2]!.seq, rows[0]!.seq, 999_999_999])).map((r) => r.key), ['7', '8'], 'picked by number, in order');
+    assert.deepEqual(await s.pick([]), []);
   });
 
   it('changes: purge removes rows appended before a time; reading after last gives what comes next', async () => {
