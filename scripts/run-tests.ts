@@ -33,6 +33,7 @@ const NOT_REPEATED: Record<string, string> = {
   'test/cluster/catalog.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/checks.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/fencing.test.ts': 'runs its two nodes on a PostgreSQL database of its own in pass 1',
+  'test/cluster/live.test.ts': 'runs its two nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/lockout.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1',
   'test/cluster/membership.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1 (and its one-node case on SQLite)',
   'test/architecture/import-graph.test.ts': 'reads the source tree only',

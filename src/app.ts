@@ -70,6 +70,8 @@ export interface AppDeps {
   notifications: Services['notifications'];
   data: Services['data'];
   bus: EventBus;
+  /** What the live stream shows (this node's events, and other nodes' state and incident events). */
+  liveBus: EventBus;
   eventLog: Services['eventLog'];
   annotations: Services['annotations'];
   maintenance: Services['maintenance'];
@@ -148,7 +150,7 @@ export async function buildApp(deps: AppDeps) {
       catalogRoutes(api, deps.catalog);
       incidentsRoutes(api, { incidents: deps.incidents, levels: deps.levels, access: deps.catalog.access });
       dependenciesRoutes(api, deps.catalog, deps.dependencies);
-      const live = liveStreamRoutes(api, { bus: deps.bus, catalog: deps.catalog, users: deps.users });
+      const live = liveStreamRoutes(api, { bus: deps.liveBus, catalog: deps.catalog, users: deps.users });
       deps.metrics.sources.liveClients = live.clients;
       historyRoutes(api, { catalog: deps.catalog, stat: deps.data.stat, history: deps.data.history, query: deps.data.query, clock: Date.now });
       ingestRoutes(api, { ingest: deps.data.ingest, access: deps.catalog.access, ...deps.config.ingest });

@@ -61,6 +61,7 @@ import { resolveNodeId } from './modules/cluster/node-id.js';
 import { createCheckPlacement } from './modules/cluster/check-placement.js';
 import { createChangeFeed } from './modules/cluster/change-feed.js';
 import { replicateCatalog } from './modules/cluster/catalog-replication.js';
+import { relayLiveEvents } from './modules/cluster/live-relay.js';
 import { createSelfMetrics, type SelfMetrics } from './modules/metrics/self-metrics.js';
 
 const DAY = 86_400_000;
@@ -258,6 +259,11 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   feed.subscribe(SESSION_ENDED, (idHash) => auth.forgetSession(idHash));
   feed.subscribe(USER_SESSIONS_ENDED, (id) => auth.forgetSessionsOf(id));
   const bus = new EventBus(logger);
+  // What the live stream shows: this node's events, and on a shared database the other nodes'
+  // state and incident events too (a bus of its own: triggers do not hear those).
+  const relay = storage.capabilities.sharedByNodes ? relayLiveEvents(bus, feed, logger) : undefined;
+  started.add(() => relay?.stop());
+  const liveBus = relay?.stream ?? bus;
   const levels = await createIncidentLevelsService({ store: storage.incidents, clock, feed });
   feed.subscribe(LEVELS_CHANGED, () => levels.reload());
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
@@ -342,7 +348,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   // Everything that follows the feed is loaded and subscribed: read what the others changed since the mark.
   await feed.start();
   return {
-    cluster, lockout, feed, securityLog, users, auth, catalog, bus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
+    cluster, lockout, feed, securityLog, users, auth, catalog, bus, liveBus, levels, incidents, dependencies, dependencySuppressor, triggers, notifications, data, eventLog, events, annotations, maintenance, presets, reports, checks, probes, agents, docs, metrics, provisioning,
     /**
      * Stops what the services run, newest first (agents' watch, the intake's checkpoint, the
      * engine, trigger waits and sends, incidents), writes what the logs hold; each once.
