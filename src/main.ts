@@ -93,6 +93,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   services.metrics.sources.listeners = () => started.counters();
   const { health } = storage;
   if (health) readiness.database = cachedDatabaseCheck((timeoutMs) => health.ping(timeoutMs));
+  readiness.behindMs = () => services.feed.behindMs();
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.baseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 

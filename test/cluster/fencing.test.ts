@@ -53,6 +53,9 @@ test('a leader cut off from the database stops leading before another node takes
     const cutAt = Date.now();
     await admin.query(`ALTER ROLE ${role} NOLOGIN`);
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+    // A load balancer takes A out: it is not ready while it cannot reach the database.
+    await until('A is not ready', 5_000, async () => (await fetch(`${a.server.api}/health/ready`)).status === 503);
+    assert.equal((await fetch(`${b.server.api}/health/ready`)).status, 200, 'B is');
     await until('B takes the lease over', 10_000, () => logged(b, LEADS).length > 0);
     await until('A says it no longer leads', 2_000, () => logged(a, NO_LONGER).length > 0);
     const stopped = logged(a, NO_LONGER)[0]!;

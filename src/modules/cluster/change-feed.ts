@@ -31,6 +31,8 @@ export interface ChangeFeed {
   stop(): Promise<void>;
   /** Forgets changes older than a day (the hourly purge). */
   purge(): Promise<void>;
+  /** Ms since the feed was last read through (0: not reading, a database only this node uses). */
+  behindMs(): number;
 }
 
 export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared = true }: {
@@ -55,6 +57,8 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
   let running: Promise<void> = Promise.resolve();
   let failing = false;
   let marked = false;
+  /** When the feed was last read through (clock). */
+  let readAt = 0;
 
   const dispatch = async (topic: string, key: string, payload: string | undefined) => {
     for (const l of listeners.get(topic) ?? []) {
@@ -107,6 +111,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
         if (rows.length < PAGE) break;
       }
       advance();
+      readAt = clock();
       if (failing) logger.info('change feed: reading again');
       failing = false;
     } catch (err) {
@@ -147,6 +152,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
       if (!shared) return;
       if (!marked) low = high = await store.last();
       marked = true;
+      readAt = clock();
       schedule();
     },
     async stop() {
@@ -155,5 +161,6 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
       await running;
     },
     purge: () => store.purge(clock() - 86_400_000),
+    behindMs: () => (shared && marked && !stopped ? Math.max(0, clock() - readAt) : 0),
   };
 }

@@ -5,12 +5,16 @@ import type { DatabaseCheck } from './database-check.js';
 
 /** Seconds a load balancer is asked to wait before probing a server that is not ready again. */
 const RETRY_AFTER_S = '5';
+/** A node that has not read the other nodes' changes for this long answers stale reads: not ready. */
+const CATCH_UP_MS = 5000;
 
 /** Set by main once storage is open and every listener is up. */
 export interface Readiness {
   ready: boolean;
   /** Whether the database answers (cached; see database-check.ts); none: not asked. */
   database?: DatabaseCheck;
+  /** In a cluster: ms since this node last read the other nodes' changes (0: current). */
+  behindMs?: () => number;
   /** What the device listeners and the event log received, stored, refused and shed. */
   intakeCounters?: () => Record<string, Record<string, number>>;
 }
@@ -57,7 +61,7 @@ export function healthRoutes(app: Api, { readiness }: { readiness: Readiness }):
       tags: ['operations'],
       summary: 'Readiness for load balancers: ok once started and while the database answers',
       description: 'The database is asked at most once a second (SELECT 1 with a 1 s timeout on PostgreSQL). '
-        + 'Not ready (starting, stopping, database not answering): 503 ServiceUnavailable with Retry-After.',
+        + 'Not ready (starting, stopping, database not answering, in a cluster more than 5 s behind the other nodes\' changes): 503 ServiceUnavailable with Retry-After.',
       response: { 200: ok, 503: notReady },
       security: [],
     },
@@ -71,6 +75,8 @@ export function healthRoutes(app: Api, { readiness }: { readiness: Readiness }):
       req.log.warn({ problem }, 'not ready: the database does not answer');
       throw new AppError('ServiceUnavailable', 'not ready: the database does not answer', retry);
     }
+    const behind = readiness.behindMs?.() ?? 0;
+    if (behind > CATCH_UP_MS) throw new AppError('ServiceUnavailable', `not ready: catching up with the other nodes' changes (${Math.round(behind / 1000)} s behind)`, retry);
     return { status: 'ok' as const };
   });
 }

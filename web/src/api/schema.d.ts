@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * Readiness for load balancers: ok once started and while the database answers
-         * @description The database is asked at most once a second (SELECT 1 with a 1 s timeout on PostgreSQL). Not ready (starting, stopping, database not answering): 503 ServiceUnavailable with Retry-After.
+         * @description The database is asked at most once a second (SELECT 1 with a 1 s timeout on PostgreSQL). Not ready (starting, stopping, database not answering, in a cluster more than 5 s behind the other nodes' changes): 503 ServiceUnavailable with Retry-After.
          */
         get: {
             parameters: {
