@@ -1,6 +1,7 @@
 // The live stream across nodes (issue 19, deliverable 6, in part): an SSE client of node B sees
 // the state and incident events produced on node A, in order; a user who may not see the
-// object is sent nothing of it on B either; and A's state triggers fire on A alone.
+// object is sent nothing of it on B either; A's state triggers fire on A alone; and a
+// Last-Event-ID B never gave (another node's) gets a reset.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestDatabase } from '../../src/storage/contract/postgres-cluster.js';
@@ -52,6 +53,14 @@ test("a stream on one node carries the other node's state and incident events", 
       // The viewer sees the watched object's events, nothing of the hidden one.
       await viewerOnB.next(of('state', o.id), { deadlineMs: 3_000 });
       assert.equal(viewerOnB.events.some((e) => e.data?.entityId === hidden.id), false, 'nothing of a hidden object');
+      // An id B never gave (A numbers its own stream, and started later here): the client is
+      // told to read again, not left to think it missed nothing.
+      const foreign = await openStream(b.server, { lastEventId: String(Date.now() * 1000 + 1e12) });
+      try {
+        await foreign.next((e) => e.event === 'reset', { deadlineMs: 2_000 });
+      } finally {
+        foreign.close();
+      }
       // The trigger fired once, on A only (B's triggers do not hear A's relayed events).
       await sink.waitFor('/fired', 1);
       await new Promise((r) => setTimeout(r, 500));

@@ -7,6 +7,7 @@
 // first). A reader reads on after the highest it has seen, and asks again by number for each
 // sequence below that it has not seen, from the moment it noticed the hole for GAP_WAIT_MS (a
 // rolled-back insert leaves a hole for ever); then it passes that one.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ChangeFeedStore, ChangeRow } from '../../storage/change-feed-types.js';
 
@@ -50,14 +51,14 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
   /** The highest sequence seen. */
   let high = 0;
   const seen = new Set<number>();
-  /** Sequences between `low` and `high` not seen yet, and since when (clock) each is missed. */
+  /** Sequences between `low` and `high` not seen yet, and since when each is missed (monotonic ms). */
   const missing = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let failing = false;
   let marked = false;
-  /** When the feed was last read through (clock). */
+  /** When the feed last made progress: read through, or a change applied (monotonic ms). */
   let readAt = 0;
 
   const dispatch = async (topic: string, key: string, payload: string | undefined) => {
@@ -75,7 +76,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
     seen.add(r.seq);
     missing.delete(r.seq);
     if (r.seq - high <= PAGE) {
-      for (let s = high + 1; s < r.seq; s++) missing.set(s, clock());
+      for (let s = high + 1; s < r.seq; s++) missing.set(s, performance.now());
     } else {
       // A hole wider than a page is no transaction in flight (the sequence was moved by hand):
       // passed at once, with whatever of it was still missed.
@@ -86,15 +87,19 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
     }
     high = Math.max(high, r.seq);
     if (r.origin !== nodeId) await dispatch(r.topic, r.key, r.payload);
+    // Progress, for readiness: a long batch of changes being applied is not "behind".
+    readAt = performance.now();
   };
 
   /** Moves `low` over what is seen, and over a sequence missed for GAP_WAIT_MS (rolled back, or a counter's hole). */
   const advance = () => {
-    const now = clock();
+    const now = performance.now();
     for (;;) {
       const next = low + 1;
       if (seen.delete(next)) low = next;
       else if (missing.has(next) && now - missing.get(next)! >= GAP_WAIT_MS) {
+        // Rolled back, or committed later than any transaction should: a change then missed.
+        logger.warn({ seq: next }, 'change feed: a sequence missing for 10 s is passed');
         missing.delete(next);
         low = next;
       } else break;
@@ -111,7 +116,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
         if (rows.length < PAGE) break;
       }
       advance();
-      readAt = clock();
+      readAt = performance.now();
       if (failing) logger.info('change feed: reading again');
       failing = false;
     } catch (err) {
@@ -152,7 +157,7 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
       if (!shared) return;
       if (!marked) low = high = await store.last();
       marked = true;
-      readAt = clock();
+      readAt = performance.now();
       schedule();
     },
     async stop() {
@@ -161,6 +166,6 @@ export function createChangeFeed({ store, nodeId, pollMs, clock, logger, shared 
       await running;
     },
     purge: () => store.purge(clock() - 86_400_000),
-    behindMs: () => (shared && marked && !stopped ? Math.max(0, clock() - readAt) : 0),
+    behindMs: () => (shared && marked && !stopped ? Math.max(0, performance.now() - readAt) : 0),
   };
 }

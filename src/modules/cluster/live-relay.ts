@@ -28,12 +28,13 @@ export function relayLiveEvents(local: EventBus, feed: ChangeFeed, logger: Logge
     chain = chain.then(() => feed.publish(LIVE_EVENTS, String(batch.length), JSON.stringify(batch)));
   };
 
-  local.subscribe((event) => {
+  let stopped = false;
+  const unsubscribe = local.subscribe((event) => {
     stream.publish(event);
-    if (event.type === 'stat') return;
+    if (event.type === 'stat' || stopped) return;
     pending.push(event);
     if (pending.length >= MAX_EVENTS) flush();
-    else timer ??= setTimeout(flush, FLUSH_MS);
+    else timer ??= setTimeout(flush, FLUSH_MS).unref();
   });
   feed.subscribe(LIVE_EVENTS, (_count, payload) => {
     if (payload === undefined) return;
@@ -42,6 +43,8 @@ export function relayLiveEvents(local: EventBus, feed: ChangeFeed, logger: Logge
   return {
     stream,
     async stop() {
+      stopped = true;
+      unsubscribe();
       flush();
       await chain;
     },

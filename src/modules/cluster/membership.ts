@@ -24,6 +24,12 @@ export interface MembershipSettings {
 /** A beat that takes longer than this many heartbeats counts as failed (a silent network). */
 const BEAT_TIMEOUT_BEATS = 2;
 
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))])
+    .finally(() => clearTimeout(timer));
+}
+
 export interface MembershipDeps {
   store: ClusterStore;
   nodeId: string;
@@ -114,6 +120,8 @@ export function createMembership({ store, nodeId, version, settings, logger, sha
   let started = false;
   let stopped = false;
   let twinWarned = false;
+  /** Heartbeats recorded by this run. */
+  let beats = 0;
   let beatTimer: NodeJS.Timeout | undefined;
   let lapseTimer: NodeJS.Timeout | undefined;
   /** The beat under way (settled: none); a beat that hangs is not joined by another. */
@@ -158,18 +166,23 @@ export function createMembership({ store, nodeId, version, settings, logger, sha
   const beat = async () => {
     try {
       startedAt ||= await store.now();
-      const beatSentAt = performance.now();
-      const dbNow = await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
+      // Read before this beat's write: a row carrying another start time than ours, after we
+      // wrote ours, is another process beating under this id (a copied DATA_DIR, one NODE_ID
+      // for two nodes): said once, loudly. Each would run every check.
       const rows = await store.nodes();
-      // Another process beating under this id (a copied DATA_DIR, one NODE_ID for two nodes)
-      // writes its own start time into the row: said once, loudly. Each would run every check.
       const own = rows.find((r) => r.id === nodeId);
-      if (own && own.startedAt !== startedAt && !twinWarned) {
+      if (beats > 0 && own && own.startedAt !== startedAt && !twinWarned) {
         twinWarned = true;
         logger.error({ nodeId }, 'cluster: another process uses this node id; give each node its own NODE_ID (or DATA_DIR)');
       }
-      live = rows.filter((r) => r.id === nodeId || r.heartbeatAt >= dbNow - deadAfterMs).map((r) => r.id).sort();
+      // A beat that outlived the stop must not register this node again, nor take the lease.
+      if (stopped) return;
+      const beatSentAt = performance.now();
+      const dbNow = await store.heartbeat({ id: nodeId, address, version, startedAt, ...sample() });
+      beats++;
+      live = [...new Set([nodeId, ...rows.filter((r) => r.heartbeatAt >= dbNow - deadAfterMs).map((r) => r.id)])].sort();
       liveUntil = beatSentAt + deadAfterMs - memberMargin;
+      if (stopped) return;
       const sentAt = performance.now();
       const lease = await store.claimLease(ENGINE_LEASE, nodeId, leaseMs);
       if (lease) {
@@ -259,8 +272,9 @@ export function createMembership({ store, nodeId, version, settings, logger, sha
         clearTimeout(timeout);
         noticeChange();
         try {
-          await store.releaseLease(ENGINE_LEASE, nodeId);
-          await store.leave(nodeId);
+          // Bounded: on a silent network the rest of the stop must not wait for these.
+          await withTimeout(store.releaseLease(ENGINE_LEASE, nodeId), heartbeatMs);
+          await withTimeout(store.leave(nodeId), heartbeatMs);
         } catch (err) {
           logger.warn({ err, nodeId }, 'cluster: could not leave cleanly; the others see this node dead after three heartbeats');
         }

@@ -141,7 +141,11 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.write(`retry: 2000\n\n`);
     const client: Client = { res, principal, types };
-    if (Number.isSafeInteger(since) && since >= 0) {
+    if (Number.isSafeInteger(since) && since > lastId) {
+      // An id this node never gave: another node's (in a cluster each node numbers its own
+      // stream). What the client missed is unknown here: it is told to read again.
+      res.write(`event: reset\ndata: {"missedBefore":${lastId + 1}}\n\n`);
+    } else if (Number.isSafeInteger(since) && since >= 0) {
       const oldest = ringLength > 0 ? ringAt(0).id : lastId + 1;
       if (since < oldest - 1 && since < lastId) res.write(`event: reset\ndata: {"missedBefore":${oldest}}\n\n`);
       for (let i = 0; i < ringLength; i++) {
