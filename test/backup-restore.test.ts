@@ -40,6 +40,7 @@ const sourceDir = join(loadDir, 'source');
 const restoredDir = join(loadDir, 'restored');
 const backupFile = join(loadDir, 'vigil-backup.tgz');
 const SECRET_FILE = 'initial-admin-password.txt';
+const NODE_ID_FILE = 'node-id';
 const HOUR = 3_600_000;
 /** Writes of each kind acknowledged before the backup starts. */
 const LOAD_BEFORE_BACKUP = 20;
@@ -144,7 +145,8 @@ test('a backup taken under intake load restores every write acknowledged before 
     const restore = await vigil(['restore', backupFile], { DATA_DIR: restoredDir });
     assert.equal(restore.code, 0, restore.stderr);
     assert.equal(statSync(restoredDir).mode & 0o777, 0o700);
-    assert.deepEqual(readdirSync(restoredDir).sort(), ['events.db', SECRET_FILE, 'vigil.db']);
+    // node-id: the node's generated cluster id goes with its data (a restored node is the same member).
+    assert.deepEqual(readdirSync(restoredDir).sort(), ['events.db', SECRET_FILE, NODE_ID_FILE, 'vigil.db']);
     for (const f of readdirSync(restoredDir)) assert.equal(statSync(join(restoredDir, f)).mode & 0o777, 0o600, f);
     assert.equal(readFileSync(join(restoredDir, SECRET_FILE), 'utf8'), 'generated-secret\n');
     // The pushed values are in the journal of the copy, not yet in chunks: the restored server must replay it.
