@@ -155,6 +155,20 @@ describe('loadConfig', () => {
     assertConfigError(() => loadConfig({ CONFIG_FILE: configFile({ http: null }) }), /http/);
   });
 
+  it('takes a node id from NODE_ID and refuses one that is not a plain name', () => {
+    assert.equal(loadConfig({ NODE_ID: 'node-a.1_b' }).cluster.nodeId, 'node-a.1_b');
+    assert.equal(loadConfig({}).cluster.nodeId, '', 'empty: generated at the first start');
+    assertConfigError(() => loadConfig({ NODE_ID: 'node a' }), /cluster\.nodeId/);
+    assertConfigError(() => loadConfig({ NODE_ID: '-leading-dash' }), /cluster\.nodeId/);
+    assertConfigError(() => loadConfig({ NODE_ID: 'x'.repeat(65) }), /cluster\.nodeId/);
+  });
+
+  it('refuses a lease shorter than two heartbeats: one missed beat must not lose the lead', () => {
+    assert.equal(loadConfig({}, { cluster: { heartbeatMs: 1000, leaseMs: 2000 } }).cluster.leaseMs, 2000);
+    assertConfigError(() => loadConfig({}, { cluster: { heartbeatMs: 1000, leaseMs: 1999 } }), /cluster\.leaseMs/, /twice/);
+    assertConfigError(() => loadConfig({}, { 'cluster.heartbeatMs': 50 }), /heartbeatMs/);
+  });
+
   it('refuses a CONFIG_FILE that is missing, not JSON, or not an object, naming the file', () => {
     const missing = join(dir, 'nope.json');
     assertConfigError(() => loadConfig({ CONFIG_FILE: missing }), /CONFIG_FILE/, /nope\.json/);
