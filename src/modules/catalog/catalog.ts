@@ -7,8 +7,8 @@
 // current catalog, returns a batch of writes, and the batch is stored (one transaction) before
 // the catalog in memory takes it. So what a reader sees has always been stored, and two
 // changes can never both pass a check that only one of them may pass (a parent cycle, say).
-// The cost: one process owns the catalog. A second server process on the same database would
-// not see this one's changes (noted for the PostgreSQL issue).
+// Taking writes into memory (catalog-apply.ts) serves both this node's own changes and other
+// nodes' changes read from the change feed (applyRemote, modules/cluster/catalog-replication).
 import { EntityGraph } from '../../core/entity-graph.js';
 import { firstVisiblePath, visibilityOf, visiblePaths, type ObjectAccessList, type Visibility } from '../../core/visibility.js';
 import type {
@@ -18,32 +18,16 @@ import { CLASS_SETTING_KINDS, IdsTakenError } from '../../storage/catalog-types.
 import { IdIssuer } from './id-issuer.js';
 import { UsesIndex } from './uses-index.js';
 import { ClassTemplates } from './class-templates.js';
+import { applyWrites, settingsOf, type CatalogMemory } from './catalog-apply.js';
+import { memLink, memObject, type MemEntity, type MemLink, type MemObject } from './mem-entity.js';
+
+export type { MemEntity, MemLink, MemObject } from './mem-entity.js';
 import { serialQueue } from '../../core/serial-queue.js';
 import { effectiveDocument, effectiveProps, type EffectiveProp } from '../../core/classes/effective.js';
 
 const TEMPLATE_KINDS: ReadonlySet<SettingKind> = new Set(CLASS_SETTING_KINDS);
 /** The setting kinds a class holds for its entities (class templates). */
 export const isClassSettingKind = (kind: SettingKind): kind is ClassSettingKind => TEMPLATE_KINDS.has(kind);
-
-/** An entity as held in memory: its row plus its properties (kept in id order). */
-export type MemObject = ObjectRow & { readonly entityType: 1; properties: PropRow[] };
-export type MemLink = LinkRow & { readonly entityType: 2; properties: PropRow[] };
-export type MemEntity = MemObject | MemLink;
-
-/** A record in one allocation with every field in place (V8 keeps them in the object itself). */
-function memObject(r: ObjectRow, properties: PropRow[]): MemObject {
-  return {
-    id: r.id, entityType: 1, name: r.name, class_id: r.class_id, state_id: r.state_id, owner_id: r.owner_id, client_data: r.client_data,
-    discovery_id: r.discovery_id, parent_id: r.parent_id, tags: r.tags, created: r.created, updated: r.updated, properties,
-  };
-}
-
-function memLink(r: LinkRow, properties: PropRow[]): MemLink {
-  return {
-    id: r.id, entityType: 2, name: r.name, source: r.source, target: r.target, class_id: r.class_id, state_id: r.state_id, owner_id: r.owner_id,
-    client_data: r.client_data, tags: r.tags, operations: r.operations, created: r.created, updated: r.updated, properties,
-  };
-}
 
 /** The stored row of an in-memory record: without its kind marker and properties list. */
 export function rowOf(e: MemObject): ObjectRow;
@@ -101,6 +85,12 @@ export class Catalog {
   private readonly changeListeners: Array<{ listener: ChangeListener; ignoreOrigin: string | undefined }> = [];
   /** Sequence number of the last committed change. */
   private seq = 0;
+  /** What catalog-apply.ts changes when stored writes are taken into memory. */
+  private readonly memory: CatalogMemory = {
+    graph: this.graph, objects: this.objects, links: this.links, settings: this.settings, tags: this.tags, classes: this.classes,
+    states: this.states, templates: this.templates, discovery: this.discovery, uses: this.uses,
+    entity: (id) => this.entity(id), usesOfTag: (tagId) => this.usesOfTag(tagId),
+  };
 
   private constructor(private readonly store: CatalogStore) {}
 
@@ -142,7 +132,7 @@ export class Catalog {
     for (const t of snap.tags) catalog.tags.set(t.id, t);
     // Into the graph after every object, so each link is filed under its ends' common parents.
     for (const l of links) catalog.graph.addLink(l.id, l.source, l.target);
-    for (const s of snap.settings) catalog.settingsOf(s.entity_id, true)!.set(s.kind, s);
+    for (const s of snap.settings) settingsOf(catalog.settings, s.entity_id, true)!.set(s.kind, s);
     for (const s of snap.classSettings) catalog.templates.putSetting(s);
     for (const p of snap.classProps) catalog.templates.putProp(p);
     return catalog;
@@ -266,7 +256,7 @@ export class Catalog {
       if (mutation.writes.length > 0) {
         await this.store.apply(mutation.writes, this.ids.claims());
         this.ids.stored();
-        const { deleted, classMoved } = this.take(mutation.writes);
+        const { deleted, classMoved } = applyWrites(this.memory, mutation.writes);
         this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin, classMoved }, deleted);
       }
       // Read only now: a result may be a getter that looks at the catalog after the change.
@@ -282,7 +272,7 @@ export class Catalog {
    */
   applyRemote(writes: readonly CatalogWrite[], origin: string | undefined): Promise<void> {
     return this.serial(async () => {
-      const { deleted, classMoved } = this.take(writes);
+      const { deleted, classMoved } = applyWrites(this.memory, writes);
       this.publish({ seq: ++this.seq, writes, origin, classMoved, remote: true }, deleted);
     });
   }
@@ -305,12 +295,6 @@ export class Catalog {
     }
   }
 
-  private settingsOf(entityId: string, create: boolean): Map<SettingKind, SettingRow> | undefined {
-    let map = this.settings.get(entityId);
-    if (!map && create) this.settings.set(entityId, (map = new Map()));
-    return map;
-  }
-
   /**
    * Tells the listeners of a committed change. Every listener hears it even when one throws
    * (the change is stored either way); the first failure then reaches the mutation's caller.
@@ -331,128 +315,9 @@ export class Catalog {
     if (failure) throw failure.err;
   }
 
-  /** Applies stored writes to memory; answers the ids of deleted entities and of those whose class changed. */
-  private take(writes: readonly CatalogWrite[]): { deleted: string[]; classMoved: string[] } {
-    const deleted: string[] = [];
-    const classMoved: string[] = [];
-    for (const w of writes) {
-      switch (w.op) {
-        case 'putObject': {
-          const old = this.objects.get(w.row.id);
-          if (old && old.class_id !== w.row.class_id) classMoved.push(w.row.id);
-          this.objects.set(w.row.id, memObject(w.row, old?.properties ?? []));
-          this.uses.update(old, w.row);
-          if (!old) this.graph.addObject(w.row.id, w.row.parent_id);
-          else if (w.parents ?? true) this.graph.setParents(w.row.id, w.row.parent_id);
-          if (old?.discovery_id != null && old.discovery_id !== w.row.discovery_id) this.discovery.delete(old.discovery_id);
-          if (w.row.discovery_id !== null) this.discovery.set(w.row.discovery_id, w.row.id);
-          break;
-        }
-        case 'putLink': {
-          const old = this.links.get(w.row.id);
-          if (old && old.class_id !== w.row.class_id) classMoved.push(w.row.id);
-          this.links.set(w.row.id, memLink(w.row, old?.properties ?? []));
-          this.uses.update(old, w.row);
-          if (!old) this.graph.addLink(w.row.id, w.row.source, w.row.target);
-          else if (old.source !== w.row.source || old.target !== w.row.target) this.graph.setLinkEnds(w.row.id, w.row.source, w.row.target);
-          break;
-        }
-        case 'deleteEntities':
-          for (const id of w.ids) this.forget(id);
-          deleted.push(...w.ids);
-          break;
-        case 'putProp': {
-          const list = this.entity(w.row.entity_id)?.properties;
-          if (list) {
-            const at = list.findIndex((p) => p.id === w.row.id);
-            if (at >= 0) list[at] = w.row;
-            else list.push(w.row);
-          }
-          break;
-        }
-        case 'deleteProp': {
-          const owner = this.entity(w.entityId);
-          if (owner) owner.properties = owner.properties.filter((p) => p.id !== w.id);
-          break;
-        }
-        case 'putSetting':
-          this.settingsOf(w.row.entity_id, true)!.set(w.row.kind, w.row);
-          break;
-        case 'deleteSetting':
-          this.settingsOf(w.entityId, false)?.delete(w.kind);
-          break;
-        case 'putTag':
-          this.tags.set(w.row.id, w.row);
-          break;
-        case 'deleteTag':
-          this.tags.delete(w.id);
-          // The store cascades; here every entity carrying the tag loses it.
-          for (const e of this.usesOfTag(w.id)) {
-            const map = (e.entityType === 1 ? this.objects : this.links) as Map<string, MemEntity>;
-            map.set(e.id, { ...e, tags: e.tags.filter((t) => t !== w.id) } as MemEntity);
-          }
-          this.uses.dropTag(w.id);
-          break;
-        case 'putClass':
-          this.classes.set(w.row.id, w.row);
-          break;
-        case 'deleteClass':
-          this.classes.delete(w.id);
-          // The store cascades to the class's templates.
-          this.templates.dropClass(w.id);
-          break;
-        case 'putClassSetting':
-          this.templates.putSetting(w.row);
-          break;
-        case 'deleteClassSetting':
-          this.templates.deleteSetting(w.classId, w.kind);
-          break;
-        case 'putClassProp':
-          this.templates.putProp(w.row);
-          break;
-        case 'deleteClassProp':
-          this.templates.deleteProp(w.classId, w.id);
-          break;
-        case 'putState':
-          this.states.set(w.row.id, w.row);
-          break;
-        case 'setStates':
-          for (const c of w.changes) {
-            const o = this.objects.get(c.entityId);
-            if (o) this.objects.set(o.id, { ...o, state_id: c.stateId });
-            const l = o ? undefined : this.links.get(c.entityId);
-            if (l) this.links.set(l.id, { ...l, state_id: c.stateId });
-          }
-          break;
-        case 'audit':
-          break;
-      }
-    }
-    return { deleted, classMoved };
-  }
-
   /** The entities of a set of ids: objects, then links, each in id order (as a walk of the maps). */
   private entitiesIn(ids: ReadonlySet<string>): MemEntity[] {
     const found = [...ids].map((id) => this.entity(id)).filter((e): e is MemEntity => e !== undefined);
     return found.sort((a, b) => a.entityType - b.entityType || Number(a.id) - Number(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /** Drops one deleted entity from memory; surviving children lose it as a parent. */
-  private forget(id: string): void {
-    this.uses.update(this.entity(id), undefined);
-    const object = this.objects.get(id);
-    if (object) {
-      for (const child of this.graph.childrenOf(id)) {
-        const row = this.objects.get(child);
-        if (row) this.objects.set(child, { ...row, parent_id: row.parent_id.filter((p) => p !== id) });
-      }
-      this.graph.removeObject(id);
-      this.objects.delete(id);
-      if (object.discovery_id !== null) this.discovery.delete(object.discovery_id);
-    } else if (this.links.has(id)) {
-      this.graph.removeLink(id);
-      this.links.delete(id);
-    }
-    this.settings.delete(id);
   }
 }
