@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestDatabase } from '../../src/storage/contract/postgres-cluster.js';
 import { ADMIN, basic, call, type Reply } from '../helpers/server.js';
-import { startNode, until, type ClusterNode } from './nodes.js';
+import { SPREAD_BOUND_MS, startNode, until, type ClusterNode } from './nodes.js';
 
 const FAILURES_TO_LOCK = 5; // auth.lockout.loginMaxFailures' default
 
@@ -27,7 +27,7 @@ test('five wrong passwords spread over three nodes lock the login on all of them
     for (let i = 0; i < FAILURES_TO_LOCK; i++) assert.equal((await asAdmin(on(i + 1), 'wrong-password')).status, 401);
     const lockedAt = Date.now();
     for (const n of nodes) {
-      await until(`${n.id} refuses the locked login`, 1_000, async () => (await asAdmin(n, ADMIN.password)).status === 429);
+      await until(`${n.id} refuses the locked login`, SPREAD_BOUND_MS, async () => (await asAdmin(n, ADMIN.password)).status === 429);
       const res = await asAdmin(n, ADMIN.password);
       assert.equal(res.body.code, 'TooManyRequests');
       assert.ok(Number(res.headers.get('retry-after')) > 200, `a cool-down of minutes: ${res.headers.get('retry-after')}`);

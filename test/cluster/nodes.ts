@@ -26,6 +26,14 @@ export async function startNode(id: string, databaseUrl: string, env: Record<str
   return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
 }
 
+/**
+ * How long a change made on one node may take to hold on another before a test fails. The
+ * issue's goal is 1 s, and the tests print each time they measure (213-533 ms here). The bound
+ * is 3 s because CI runs three nodes, the test runner and PostgreSQL on two cores, where a
+ * stall of a second or more is ordinary. Broken replication never arrives, so it still fails.
+ */
+export const SPREAD_BOUND_MS = 3_000;
+
 /** Polls `ok` every 100 ms; fails naming `what` when it does not hold within `ms`. */
 export async function until(what: string, ms: number, ok: () => Promise<boolean> | boolean): Promise<void> {
   const end = Date.now() + ms;
