@@ -114,6 +114,10 @@ export const ConfigSchema = Obj({
       clientId: Type.String({ minLength: 1, maxLength: 128 }),
       topics: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
     }),
+    /** redis://host:port[/db] that carries the embedded brokers' messages between the nodes of
+     * a cluster (aedes over mqemitter-redis): a subscriber on one node receives what is
+     * published on another. Empty: the broker routes within this process only. */
+    redisUrl: Type.String({ pattern: '^(rediss?://.+)?$' }),
   }),
   snmp: Obj({
     /** v1/v2c traps whose community is not listed are dropped (counted and logged). */
@@ -240,7 +244,7 @@ export const DEFAULTS: Config = {
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
   incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000, dependencies: { minLevel: '1' } },
-  mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] } },
+  mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] }, redisUrl: '' },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },

@@ -77,6 +77,7 @@ function envOverrides(env: NodeJS.ProcessEnv): JsonObject {
   set('metrics.token', env.METRICS_TOKEN);
   set('provisioning.dir', env.PROVISIONING_DIR);
   set('cluster.nodeId', env.NODE_ID);
+  set('mqtt.redisUrl', env.MQTT_REDIS_URL);
   return expandDottedKeys(o);
 }
 

@@ -36,7 +36,8 @@ export async function startListeners(config: Readonly<Config>, services: Service
   };
   try {
     if (config.mqttPort !== 0) broker = await startMqttBroker({ ...deps, port: config.mqttPort, host: config.host });
-    if (config.mqtt.external.url !== '') external = await startExternalMqtt(deps);
+    // In a cluster (a database other nodes may share) the nodes share the external broker's messages.
+    if (config.mqtt.external.url !== '') external = await startExternalMqtt(deps, services.cluster.shared ? { clusterNodeId: services.cluster.nodeId } : {});
     if (config.snmpTrapPort !== 0) {
       traps = await startTrapReceiver({ port: config.snmpTrapPort, host: config.host, settings: config.snmp, events: services.events, logger });
     }

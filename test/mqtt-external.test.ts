@@ -3,47 +3,21 @@
 // measurements as the embedded broker would. The session is persistent: what is published at
 // QoS 1 while Vigil is down arrives once it is back.
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { dataClient, until } from './helpers/data.js';
 import { adminClient } from './helpers/entities.js';
 import { adminAuth, call, sleep, useTestServer, type TestServer } from './helpers/server.js';
 import { freeTcpPort } from './helpers/ports.js';
+import { startMosquitto } from './helpers/mosquitto.js';
 
 const run = promisify(execFile);
 const CLIENT_ID = 'vigil-under-test';
 
-async function startMosquitto(port: number): Promise<{ proc: ChildProcess; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-mosquitto-'));
-  const conf = join(dir, 'mosquitto.conf');
-  writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
-  const proc = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
-  const end = Date.now() + 5000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (up) return { proc, dir };
-    if (Date.now() > end || proc.exitCode !== null) throw new Error(`mosquitto did not start on port ${port}`);
-    await sleep(50);
-  }
-}
-
 const brokerPort = await freeTcpPort();
 const mosquitto = await startMosquitto(brokerPort);
-after(() => {
-  mosquitto.proc.kill('SIGTERM');
-  rmSync(mosquitto.dir, { recursive: true, force: true });
-});
+after(() => mosquitto.stop());
 
 let server: TestServer;
 const restart = useTestServer((s) => {

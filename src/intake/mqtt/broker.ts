@@ -32,6 +32,7 @@ import { ClientSessions } from './client-sessions.js';
 import { InFlight } from './in-flight.js';
 import { createPublishHook, DROPPED_TOPIC } from './publish-hook.js';
 import { RetainedBudget } from './retained-budget.js';
+import { openRedisBus, type RedisBus } from './redis-bus.js';
 
 export { ACCOUNT_CHECK_MS } from './client-sessions.js';
 
@@ -101,7 +102,11 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
     sessions, handler, retained, inFlight, counts, warn, log, securityLog: options.securityLog, agentId: () => agentId,
   });
 
+  // In a cluster, the brokers of all nodes share one bus (redis-bus.ts); aedes closes it.
+  const bus: RedisBus | undefined = options.settings.redisUrl ? await openRedisBus(options.settings.redisUrl, log, warn) : undefined;
+
   const broker = await Aedes.createBroker({
+    ...(bus ? { mq: bus.mq } : {}),
     drainTimeout: 30_000,
     connectTimeout: 10_000,
 
@@ -212,7 +217,7 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
   return {
     port,
     agentId,
-    counters: () => ({ ...handler.counters(), ...sessions.counts, ...counts, connected: broker.connectedClients }),
+    counters: () => ({ ...handler.counters(), ...sessions.counts, ...counts, ...bus?.counts, connected: broker.connectedClients }),
     stop() {
       stopping ??= (async () => {
         sessions.stop();

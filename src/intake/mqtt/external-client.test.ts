@@ -45,7 +45,7 @@ before(async () => {
       },
     } as unknown as EventIntake,
     logger: pino({ level: 'silent' }),
-    settings: { maxPayloadBytes: 4096, external: { url: `mqtt://127.0.0.1:${port}`, clientId: 'vigil-ext-test', topics: ['objects/#', 'plant/#'] } },
+    settings: { maxPayloadBytes: 4096, external: { url: `mqtt://127.0.0.1:${port}`, clientId: 'vigil-ext-test', topics: ['objects/#', 'plant/#'] }, redisUrl: '' },
   }, { reconnectMs: 100 });
 });
 after(async () => {

@@ -7,6 +7,12 @@
 // keeps it and delivers it again on the next connection. mqtt.js handles one packet at a time
 // and sends PUBACK after `handleMessage` calls back, so QoS 1 messages are stored one after
 // the other; QoS 0 ones (nothing to acknowledge) are handled up to MAX_PENDING at once.
+//
+// In a cluster every node subscribes, so each message must reach one of them only: each node
+// connects under its own client id (`<clientId>.<nodeId>`: one id on two nodes would have the
+// broker take it over back and forth) and subscribes to `$share/<clientId>/<topic>`, MQTT's
+// shared subscription (MQTT 5, and 3.1.1 in mosquitto 2, EMQX, HiveMQ), so the broker gives
+// each message to one node of the group.
 import mqtt from 'mqtt';
 import { SEE_ALL } from '../../core/visibility.js';
 import type { EntityActor } from '../../modules/catalog/access.js';
@@ -41,9 +47,19 @@ export function externalAgentId(url: string): string {
   return `mqtt-client@${u.hostname}:${port}`;
 }
 
-export async function startExternalMqtt(options: MqttDeps, tuning: { reconnectMs?: number } = {}): Promise<ExternalMqtt> {
+/** What a node of a cluster subscribes to and as whom, so the nodes share the messages. */
+export function sharedSubscription(clientId: string, topics: readonly string[], nodeId: string): { clientId: string; topics: string[] } {
+  return { clientId: `${clientId}.${nodeId}`, topics: topics.map((t) => `$share/${clientId}/${t}`) };
+}
+
+export async function startExternalMqtt(options: MqttDeps, tuning: { reconnectMs?: number; clusterNodeId?: string } = {}): Promise<ExternalMqtt> {
   const { settings } = options;
-  const { url, username, password, clientId, topics } = settings.external;
+  const { url, username, password } = settings.external;
+  // Records name the configured client id, on every node.
+  const recordedClientId = settings.external.clientId;
+  const { clientId, topics } = tuning.clusterNodeId === undefined
+    ? settings.external
+    : sharedSubscription(settings.external.clientId, settings.external.topics, tuning.clusterNodeId);
   const log = options.logger.child({ listener: 'mqtt-external', url: redacted(url) });
   const handler = messageHandlerOf({ ...options, logger: log });
   const agentId = externalAgentId(url);
@@ -78,7 +94,7 @@ export async function startExternalMqtt(options: MqttDeps, tuning: { reconnectMs
   client.handleMessage = (packet: PublishPacket, callback: (error?: Error) => void): void => {
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
     // QoS 1: mqtt.js hands over the next message once this one's callback (the PUBACK) ran.
-    const work = handler.handle({ topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId, awaited: packet.qos > 0 }, OPERATOR, agentId);
+    const work = handler.handle({ topic: packet.topic, payload, qos: packet.qos, retain: packet.retain, clientId: recordedClientId, awaited: packet.qos > 0 }, OPERATOR, agentId);
     const acked = work.then((outcome) => {
       if (outcome === 'shed' && packet.qos > 0) throw new Error('event log overloaded');
     });

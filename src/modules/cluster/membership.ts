@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ClusterNodeRow, ClusterStore } from '../../storage/cluster-types.js';
 import { createLoadSampler } from './process-load.js';
+import { withTimeout } from '../../core/with-timeout.js';
 
 /** The lease the engine's leader holds. */
 export const ENGINE_LEASE = 'engine';
@@ -23,12 +24,6 @@ export interface MembershipSettings {
 
 /** A beat that takes longer than this many heartbeats counts as failed (a silent network). */
 const BEAT_TIMEOUT_BEATS = 2;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))])
-    .finally(() => clearTimeout(timer));
-}
 
 export interface MembershipDeps {
   store: ClusterStore;
@@ -70,6 +65,8 @@ export interface ClusterView {
 
 export interface Membership {
   readonly nodeId: string;
+  /** Whether other nodes may share the database (PostgreSQL): false on SQLite. */
+  readonly shared: boolean;
   /** Joins (first heartbeat and claim done when this resolves), then beats until stop. */
   start(address: string): Promise<void>;
   /** Whether this node leads now: its lease is certainly valid at this moment. */
@@ -227,6 +224,7 @@ export function createMembership({ store, nodeId, version, settings, logger, sha
 
   return {
     nodeId,
+    shared,
     async start(at: string) {
       address = at;
       // A lease still held under this id is a previous run's (killed before it could give it
