@@ -28,7 +28,7 @@ export async function startNode(id: string, databaseUrl: string, env: Record<str
 
 /**
  * How long a change made on one node may take to hold on another before a test fails. The
- * issue's goal is 1 s, and the tests print each time they measure (213-533 ms here). The bound
+ * issue's goal is 1 s, and the tests print each time they measure (121-565 ms over recent runs here). The bound
  * is 3 s because CI runs three nodes, the test runner and PostgreSQL on two cores, where a
  * stall of a second or more is ordinary. Broken replication never arrives, so it still fails.
  */

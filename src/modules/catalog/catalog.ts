@@ -20,10 +20,10 @@ import { UsesIndex } from './uses-index.js';
 import { ClassTemplates } from './class-templates.js';
 import { applyWrites, settingsOf, type CatalogMemory } from './catalog-apply.js';
 import { memLink, memObject, type MemEntity, type MemLink, type MemObject } from './mem-entity.js';
-
-export type { MemEntity, MemLink, MemObject } from './mem-entity.js';
 import { serialQueue } from '../../core/serial-queue.js';
 import { effectiveDocument, effectiveProps, type EffectiveProp } from '../../core/classes/effective.js';
+
+export type { MemEntity, MemLink, MemObject } from './mem-entity.js';
 
 const TEMPLATE_KINDS: ReadonlySet<SettingKind> = new Set(CLASS_SETTING_KINDS);
 /** The setting kinds a class holds for its entities (class templates). */
