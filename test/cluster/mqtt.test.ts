@@ -3,7 +3,7 @@
 // client published on node A; a viewer on B receives nothing of an object hidden from them;
 // each message is recorded once (on A, the node it was sent to); a client id connected to A
 // and then to B is taken over; and while Redis is away, publishing goes on (acknowledged and
-// recorded), with deliveries back once Redis is. And an external broker (mosquitto) that both
+// recorded), with deliveries back once Redis is; a node stopped while Redis is away ends. And an external broker (mosquitto) that both
 // nodes subscribe to: each of its messages is recorded by one node only (a shared subscription).
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -116,6 +116,13 @@ test('MQTT: a subscriber on one node receives what a client published on another
       await publisher.publishAsync('plant/after', '{}', { qos: 1 });
       return adminGot.slice(afterCount).some((m) => m.topic === 'plant/after');
     });
+
+    // A node stops (SIGTERM) while Redis is away: it ends, it does not hang on the bus.
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    b.process.child.kill('SIGTERM');
+    const code = await Promise.race([b.process.exited, new Promise<'hung'>((r) => setTimeout(r, 15_000, 'hung'))]);
+    assert.equal(code, 0, `B stopped with Redis away: ${code}\n${b.process.output().slice(-2000)}`);
   } finally {
     await Promise.all(clients.map((c) => c.endAsync(true).catch(() => {})));
     await Promise.all(nodes.map((n) => n.process.kill()));

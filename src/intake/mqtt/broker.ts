@@ -165,6 +165,10 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
       const entity = catalog.entity(topic.id);
       return entity && entity.entityType === topic.entityType && canSee(actor, entity) ? packet : null;
     },
+  }).catch((err: unknown) => {
+    // The bus is open: its connections would keep the process alive.
+    bus?.mq.close(() => {});
+    throw err;
   });
 
   sessions.start();

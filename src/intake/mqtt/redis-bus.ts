@@ -71,6 +71,31 @@ export async function openRedisBus(url: string, log: Logger, warn: ThrottledLog)
     }
     done?.();
   });
+  // aedes waits for a (un)subscription's callback before its SUBACK, and before a closing
+  // client is gone (so before the broker, and the node, can stop). With Redis away that
+  // callback would wait for Redis: it is called at once instead. Local routing changes at
+  // once anyway, and the queued Redis command takes effect when Redis is back.
+  const calledNowIfAway = (done?: () => void): (() => void) | undefined => {
+    if (subConn.status === 'ready' || !done) return done;
+    setImmediate(done);
+    return undefined;
+  };
+  const on = mq.on.bind(mq);
+  const removeListener = mq.removeListener.bind(mq);
+  mq.on = (topic, listener, done) => on(topic, listener, calledNowIfAway(done));
+  mq.removeListener = (topic, listener, done) => removeListener(topic, listener, calledNowIfAway(done));
+  // aedes closes the bus when the broker closes. mqemitter-redis' own close sends QUIT on both
+  // connections and waits for them to end: with Redis away that rejects unhandled (no offline
+  // queue) or never ends, so a node could not stop. Here a connection that is not ready is
+  // just dropped, a QUIT waits at most a second, and then the emitter's own close runs.
+  const closeEmitter = (mq as unknown as { _close(cb: () => void): void })._close.bind(mq);
+  mq.close = (cb) => {
+    const end = async (conn: Redis) => {
+      if (conn.status === 'ready') await withTimeout(conn.quit(), 1_000).catch(() => undefined);
+      conn.disconnect();
+    };
+    void Promise.all([end(pubConn), end(subConn)]).then(() => closeEmitter(cb));
+  };
   log.info({ redis: where }, 'MQTT bus joined (messages reach subscribers on every node)');
   return { mq, counts };
 }
