@@ -10,6 +10,7 @@
 // Taking writes into memory (catalog-apply.ts) serves both this node's own changes and other
 // nodes' changes read from the change feed (applyRemote, modules/cluster/catalog-replication).
 import { EntityGraph } from '../../core/entity-graph.js';
+import { AppError } from '../../errors.js';
 import { firstVisiblePath, visibilityOf, visiblePaths, type ObjectAccessList, type Visibility } from '../../core/visibility.js';
 import type {
   CatalogRowVisitor, CatalogStore, CatalogWrite, ClassPropRow, ClassRow, ClassSettingKind, ClassSettingRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
@@ -37,8 +38,14 @@ export function rowOf(e: MemEntity): ObjectRow | LinkRow {
   return row;
 }
 
-/** Runs of a change whose ids another writer took first, before the refusal reaches the caller. */
-const ID_ATTEMPTS = 3;
+/**
+ * Runs of a change whose ids another writer took first, before the refusal reaches the caller.
+ * Nodes creating at once keep meeting each other (test/cluster/rolling-restart.test.ts: four
+ * clients creating through three nodes saw three refusals in a row); between runs a node waits
+ * a random few ms, longer each time, so two nodes do not retry in step.
+ */
+const ID_ATTEMPTS = 12;
+const ID_RETRY_MS = 4;
 
 export interface Mutation<T> {
   writes: CatalogWrite[];
@@ -286,7 +293,10 @@ export class Catalog {
       try {
         return await run();
       } catch (err) {
-        if (!(err instanceof IdsTakenError) || attempt >= ID_ATTEMPTS) throw err;
+        if (!(err instanceof IdsTakenError)) throw err;
+        // Still meeting other writers: nothing was stored, the client may send it again.
+        if (attempt >= ID_ATTEMPTS) throw new AppError('ServiceUnavailable', 'other nodes were creating at the same moment; nothing was stored: send again', { 'retry-after': '1' });
+        await new Promise((r) => setTimeout(r, Math.random() * ID_RETRY_MS * attempt));
         await this.ids.refresh(this.store);
       } finally {
         // Ids a failed change took were never given out.
