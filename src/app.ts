@@ -120,6 +120,10 @@ export async function buildApp(deps: AppDeps) {
     // Bad percent-encoding and the like, found before routing, get the API's error body too.
     frameworkErrors: handleFrameworkError,
     routerOptions: { ignoreTrailingSlash: true },
+    // A request that reaches a closing server on a connection kept alive is answered as usual
+    // (the services stop only after the close): Fastify's default 503 would be an error the
+    // client did not cause, in a body not of the API's shape, during every rolling restart.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   closeKeptAliveConnectionsOnClose(app);
