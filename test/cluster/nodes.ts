@@ -9,6 +9,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 
 export interface ClusterNode {
   id: string;
+  /** Its data directory (the node id is kept there when NODE_ID is not given). */
+  dir: string;
   process: ServerProcess;
   /** For the helpers of test/helpers/server.ts (call, ...). */
   server: TestServer;
@@ -19,11 +21,14 @@ after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-export async function startNode(id: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ClusterNode> {
-  const dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
-  dirs.push(dir);
+/** Starts node `id` on a new data directory, or on `dir` (a restart of the node that had it). */
+export async function startNode(id: string, databaseUrl: string, env: Record<string, string> = {}, dir?: string): Promise<ClusterNode> {
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), `vigil-cluster-${id}-`));
+    dirs.push(dir);
+  }
   const p = await startServerProcess(dir, { DATABASE_URL: databaseUrl, NODE_ID: id, ADMIN_PASSWORD: ADMIN.password, ...env });
-  return { id, process: p, server: { url: p.url, api: p.api } as TestServer };
+  return { id, dir, process: p, server: { url: p.url, api: p.api } as TestServer };
 }
 
 /**
