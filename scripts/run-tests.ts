@@ -38,6 +38,7 @@ const NOT_REPEATED: Record<string, string> = {
   'test/cluster/membership.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1 (and its one-node case on SQLite)',
   'test/cluster/mqtt.test.ts': 'runs its two nodes on a PostgreSQL database of its own in pass 1 (with redis-server and mosquitto)',
   'test/cluster/rolling-restart.test.ts': 'runs its three nodes on a PostgreSQL database of its own in pass 1 (behind haproxy)',
+  'test/cluster/postgres-restart.test.ts': 'runs its two nodes on a PostgreSQL cluster of its own, which it stops and starts',
   'test/architecture/import-graph.test.ts': 'reads the source tree only',
   'test/web-api-types.test.ts': 'compares generated types with the source',
   'test/web-bundle.test.ts': 'inspects the built web bundle',
