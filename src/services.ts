@@ -268,10 +268,7 @@ async function buildServices(config: Readonly<Config>, storage: Storage, logger:
   feed.subscribe(LEVELS_CHANGED, () => levels.reload());
   const catalog = await createCatalogServices({ store: storage.catalog, clock, logger, incidentLevels: () => levels.ids(), checkLimits: config.probes });
   // Other nodes' catalog changes are taken into this node's memory (a database only one node uses: nothing to share).
-  if (storage.capabilities.sharedByNodes) {
-    const replication = replicateCatalog(catalog.catalog, feed, logger);
-    started.add(() => replication.settle());
-  }
+  if (storage.capabilities.sharedByNodes) replicateCatalog(catalog.catalog, feed, cluster.nodeId, logger);
   levels.guardDeletion(classLevelGuard(catalog.catalog));
   const incidents = await createIncidentsService({ store: storage.incidents, levels, catalog: catalog.catalog, bus, clock, logger, settings: config.incidents });
   started.add(() => incidents.stop());

@@ -4,6 +4,8 @@
 // the store makes it durable. Every change is one batch of writes applied atomically, so an
 // entity, its properties and the audit record of the change are stored together or not at all.
 
+import type { FeedRow } from './change-feed-types.js';
+
 export interface ObjectRow {
   id: string;
   name: string;
@@ -261,8 +263,11 @@ export interface CatalogStore {
   /**
    * Applies the writes in one transaction: all of them or none. `claims` are the ids the writes
    * were given (see IdClaim); a claim that no longer holds refuses the batch (IdsTakenError).
+   * `feed`: rows for the change feed, appended in the same transaction, so the other nodes
+   * hear of every change that committed and of none that did not (a store only one node uses
+   * has no feed and ignores them).
    */
-  apply(writes: readonly CatalogWrite[], claims?: readonly IdClaim[]): Promise<void>;
+  apply(writes: readonly CatalogWrite[], claims?: readonly IdClaim[], feed?: readonly FeedRow[]): Promise<void>;
   /** The highest id given out so far per id space (the counters claims are checked against). */
   lastIds(): Promise<Record<IdSpace, number>>;
   /** Newest first. */

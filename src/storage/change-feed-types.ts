@@ -16,6 +16,14 @@ export interface ChangeRow {
   at: number;
 }
 
+/** A row to append to the change feed in the transaction of the change it tells of (the outbox). */
+export interface FeedRow {
+  topic: string;
+  key: string;
+  origin: string;
+  payload?: string;
+}
+
 export interface ChangeFeedStore {
   append(topic: string, key: string, origin: string, payload?: string): Promise<void>;
   /** The rows of these sequences that are there (in order). */

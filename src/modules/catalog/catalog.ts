@@ -16,6 +16,7 @@ import type {
   CatalogRowVisitor, CatalogStore, CatalogWrite, ClassPropRow, ClassRow, ClassSettingKind, ClassSettingRow, IdSpace, LinkRow, ObjectRow, PropRow, SettingKind, SettingRow, StateRow, TagRow,
 } from '../../storage/catalog-types.js';
 import { CLASS_SETTING_KINDS, IdsTakenError } from '../../storage/catalog-types.js';
+import type { FeedRow } from '../../storage/change-feed-types.js';
 import { IdIssuer } from './id-issuer.js';
 import { UsesIndex } from './uses-index.js';
 import { ClassTemplates } from './class-templates.js';
@@ -90,6 +91,8 @@ export class Catalog {
   private readonly serial = serialQueue();
   private readonly deletedListeners: Array<(ids: string[]) => void> = [];
   private readonly changeListeners: Array<{ listener: ChangeListener; ignoreOrigin: string | undefined }> = [];
+  /** The change-feed rows of a change, stored in its transaction (set by the cluster's replication). */
+  private outbox: ((writes: readonly CatalogWrite[], seq: number, origin: string | undefined) => FeedRow[]) | undefined;
   /** Sequence number of the last committed change. */
   private seq = 0;
   /** What catalog-apply.ts changes when stored writes are taken into memory. */
@@ -248,6 +251,14 @@ export class Catalog {
     this.changeListeners.push({ listener, ignoreOrigin: options.ignoreOrigin });
   }
 
+  /**
+   * Makes every change also store `rows(writes, seq, origin)` on the change feed, in the same
+   * transaction: the other nodes then hear of exactly the changes that committed.
+   */
+  sendChangesWith(rows: (writes: readonly CatalogWrite[], seq: number, origin: string | undefined) => FeedRow[]): void {
+    this.outbox = rows;
+  }
+
   /** Sequence number of the last committed change (0: none since the catalog was loaded). */
   get lastSeq(): number {
     return this.seq;
@@ -261,7 +272,7 @@ export class Catalog {
     const run = async () => {
       const mutation = await change();
       if (mutation.writes.length > 0) {
-        await this.store.apply(mutation.writes, this.ids.claims());
+        await this.store.apply(mutation.writes, this.ids.claims(), this.outbox?.(mutation.writes, this.seq + 1, options.origin));
         this.ids.stored();
         const { deleted, classMoved } = applyWrites(this.memory, mutation.writes);
         this.publish({ seq: ++this.seq, writes: mutation.writes, origin: options.origin, classMoved }, deleted);

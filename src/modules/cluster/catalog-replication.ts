@@ -3,10 +3,12 @@
 // writes into memory as if they had made them (Catalog.applyRemote), in feed order. Their read
 // models built on the catalog (check index, visibility, search) follow as they do locally.
 //
-// Sent after the commit, in commit order (one chain): a node killed between the two leaves the
-// others without that change until they restart; the database has it either way.
+// The feed rows are stored in the transaction of the change itself (an outbox): the other
+// nodes hear of every change that committed, and of none that did not, even when this node
+// dies or loses the database right after the commit.
 import type { Logger } from 'pino';
 import type { CatalogWrite } from '../../storage/catalog-types.js';
+import type { FeedRow } from '../../storage/change-feed-types.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -19,19 +21,16 @@ interface Payload {
   writes: CatalogWrite[];
 }
 
-export function replicateCatalog(catalog: Catalog, feed: ChangeFeed, logger: Logger): { settle(): Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
-  catalog.onChange((writes, change) => {
-    if (change.remote) return;
+export function replicateCatalog(catalog: Catalog, feed: ChangeFeed, nodeId: string, logger: Logger): void {
+  catalog.sendChangesWith((writes, seq, origin) => {
     // The audit log is read from the database, not from memory.
     const shared = writes.filter((w) => w.op !== 'audit');
-    if (shared.length === 0) return;
-    chain = chain.then(async () => {
-      for (let i = 0; i < shared.length; i += WRITES_PER_ROW) {
-        const payload: Payload = { origin: change.origin, writes: shared.slice(i, i + WRITES_PER_ROW) };
-        await feed.publish(CATALOG_CHANGED, String(change.seq), JSON.stringify(payload));
-      }
-    });
+    const rows: FeedRow[] = [];
+    for (let i = 0; i < shared.length; i += WRITES_PER_ROW) {
+      const payload: Payload = { origin, writes: shared.slice(i, i + WRITES_PER_ROW) };
+      rows.push({ topic: CATALOG_CHANGED, key: String(seq), origin: nodeId, payload: JSON.stringify(payload) });
+    }
+    return rows;
   });
   feed.subscribe(CATALOG_CHANGED, async (_seq, payload) => {
     if (payload === undefined) return;
@@ -40,5 +39,4 @@ export function replicateCatalog(catalog: Catalog, feed: ChangeFeed, logger: Log
       logger.error({ err }, 'catalog: a change of another node could not be taken; this node shows it after a restart');
     });
   });
-  return { settle: () => chain };
 }

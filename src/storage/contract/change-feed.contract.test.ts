@@ -1,9 +1,12 @@
 // Change feed store contract: appended rows come back after a sequence, in order and paged,
 // `last` is the highest sequence of the rows there (reading after it gives only what comes
-// next, also once every row is purged), purge removes old rows.
+// next, also once every row is purged), purge removes old rows. Feed rows given with a
+// catalog batch are appended in its transaction: there when it commits, absent when it is
+// refused (a store only one node uses ignores them).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { IdIssuer } from '../../modules/catalog/id-issuer.js';
 import { forEachBackend } from './backends.js';
 
 forEachBackend('change feed store', (storage) => {
@@ -34,5 +37,20 @@ forEachBackend('change feed store', (storage) => {
     const last = await s.last();
     await s.append('users', 'new', 'node-a');
     assert.deepEqual((await s.after(last, 10)).map((r) => r.key), ['new']);
+  });
+
+  it('changes: feed rows of a catalog batch are appended in its transaction, or not at all', async () => {
+    const { catalog, changes, capabilities } = storage();
+    const start = await changes.last();
+    const cls = (id: string, name: string) => ({ op: 'putClass' as const, row: { id, name, description: '', icon: '', builtIn: false, created: 1, updated: 1 } });
+    const row = (key: string) => ({ topic: 'catalog', key, origin: 'node-a', payload: `{"k":"${key}"}` });
+    const issuer = new IdIssuer(await catalog.lastIds());
+    const stale = new IdIssuer(await catalog.lastIds());
+    await catalog.apply([cls(issuer.next('classes'), 'outbox-first')], issuer.claims(), [row('committed')]);
+    // A batch whose ids another writer took first is refused: its feed row is not there either.
+    await assert.rejects(catalog.apply([cls(stale.next('classes'), 'outbox-second')], stale.claims(), [row('refused')]), /given out by another writer/);
+    const rows = await changes.after(start, 10);
+    const expected = capabilities.sharedByNodes ? [['catalog', 'committed', 'node-a', '{"k":"committed"}']] : [];
+    assert.deepEqual(rows.map((r) => [r.topic, r.key, r.origin, r.payload]), expected);
   });
 });

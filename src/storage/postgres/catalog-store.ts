@@ -7,6 +7,7 @@ import { lockAndCheckClaims, readCounters } from './catalog-ids.js';
 import { loadCatalog } from './catalog-load.js';
 import { applyWrites } from './catalog-write.js';
 import { isUniqueViolation, type PgDb } from './pg-db.js';
+import { appendFeedRows } from './change-feed-store.js';
 
 const str = (v: number | null) => (v === null ? null : String(v));
 
@@ -28,13 +29,14 @@ export function createPgCatalogStore(db: PgDb): CatalogStore {
     load: (visitor) => loadCatalog(db, visitor),
     lastIds: () => readCounters(db),
 
-    async apply(writes, claims = []) {
+    async apply(writes, claims = [], feed = []) {
       if (writes.length === 0 && claims.length === 0) return;
       try {
         await db.tx(async (q) => {
           const counters = await lockAndCheckClaims(q, writes, claims);
           await applyWrites(q, writes);
           await counters.finish();
+          await appendFeedRows(q, feed);
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateKeyError(DUPLICATE_KEYS[(err as { constraint?: string }).constraint ?? ''] ?? 'key');
