@@ -113,11 +113,17 @@ export const ConfigSchema = Obj({
       password: Type.Optional(Type.String()),
       clientId: Type.String({ minLength: 1, maxLength: 128 }),
       topics: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      /** Several nodes share the broker's messages (a cluster): each node subscribes to
+       * `$share/<clientId>/<topic>` as `<clientId>.<nodeId>`, so each message reaches one node. */
+      shared: Type.Boolean(),
     }),
     /** redis://host:port[/db] that carries the embedded brokers' messages between the nodes of
      * a cluster (aedes over mqemitter-redis): a subscriber on one node receives what is
      * published on another. Empty: the broker routes within this process only. */
     redisUrl: Type.String({ pattern: '^(rediss?://.+)?$' }),
+    /** Put before every Redis channel of the bus: Redis pub/sub ignores database numbers, so two
+     * clusters on one Redis need two prefixes (and other users of that Redis stay apart). */
+    redisChannelPrefix: Type.String({ pattern: '^[A-Za-z0-9_.:/-]{1,64}$' }),
   }),
   snmp: Obj({
     /** v1/v2c traps whose community is not listed are dropped (counted and logged). */
@@ -244,7 +250,7 @@ export const DEFAULTS: Config = {
   engine: { noDataAfterMs: 600_000, maxFutureMs: 300_000 },
   // Alarm → Alarm, Overloaded → Warning, NoData → Warning, Down → Major.
   incidents: { stateLevels: { '5': '1', '4': '2', '7': '2', '8': '4' }, clearedToHistoryMs: 300_000, dependencies: { minLevel: '1' } },
-  mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'] }, redisUrl: '' },
+  mqtt: { maxPayloadBytes: 64 * 1024, external: { url: '', clientId: 'vigil', topics: ['#'], shared: false }, redisUrl: '', redisChannelPrefix: 'vigil/' },
   snmp: { communities: ['public'], users: [] },
   eventLog: { retentionDays: 30, maxRecords: 5_000_000, queueLimit: 100_000 },
   probes: { enabled: true, minIntervalMs: 1000, maxIntervalMs: 86_400_000, concurrency: 256, pingConcurrency: 32, agentDownAfterMs: 60_000, denyNetworks: [...DEFAULT_DENY_NETWORKS], allowNetworks: [] },

@@ -36,8 +36,9 @@ export async function startListeners(config: Readonly<Config>, services: Service
   };
   try {
     if (config.mqttPort !== 0) broker = await startMqttBroker({ ...deps, port: config.mqttPort, host: config.host });
-    // In a cluster (a database other nodes may share) the nodes share the external broker's messages.
-    if (config.mqtt.external.url !== '') external = await startExternalMqtt(deps, services.cluster.shared ? { clusterNodeId: services.cluster.nodeId } : {});
+    // In a cluster the nodes share the external broker's messages (opt-in: it changes the client
+    // id, and brokers without shared subscriptions deliver nothing to `$share/...`).
+    if (config.mqtt.external.url !== '') external = await startExternalMqtt(deps, config.mqtt.external.shared ? { clusterNodeId: services.cluster.nodeId } : {});
     if (config.snmpTrapPort !== 0) {
       traps = await startTrapReceiver({ port: config.snmpTrapPort, host: config.host, settings: config.snmp, events: services.events, logger });
     }

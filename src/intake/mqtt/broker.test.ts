@@ -83,7 +83,7 @@ function fakes(): { fake: Fake; broker: (port?: number, users?: MqttDeps['users'
     broker: (port = 0, users?: MqttDeps['users']) => startMqttBroker({
       auth, actorOf, catalog, stat, events, logger: pino({ level: 'silent' }), port, host: '127.0.0.1', users,
       securityLog: { recordRepeat: (_key, _kind, _ctx, details) => void fake.denials.push(details.message) },
-      settings: { maxPayloadBytes: 2048, external: { url: '', clientId: 'vigil', topics: ['#'] }, redisUrl: '' },
+      settings: { maxPayloadBytes: 2048, external: { url: '', clientId: 'vigil', topics: ['#'], shared: false }, redisUrl: '', redisChannelPrefix: 'vigil/' },
     }),
   };
 }

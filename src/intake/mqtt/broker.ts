@@ -103,7 +103,7 @@ export async function startMqttBroker(options: MqttDeps & { port: number; host: 
   });
 
   // In a cluster, the brokers of all nodes share one bus (redis-bus.ts); aedes closes it.
-  const bus: RedisBus | undefined = options.settings.redisUrl ? await openRedisBus(options.settings.redisUrl, log, warn) : undefined;
+  const bus: RedisBus | undefined = options.settings.redisUrl ? await openRedisBus(options.settings.redisUrl, options.settings.redisChannelPrefix, log, warn) : undefined;
 
   const broker = await Aedes.createBroker({
     ...(bus ? { mq: bus.mq } : {}),

@@ -45,7 +45,7 @@ before(async () => {
       },
     } as unknown as EventIntake,
     logger: pino({ level: 'silent' }),
-    settings: { maxPayloadBytes: 4096, external: { url: `mqtt://127.0.0.1:${port}`, clientId: 'vigil-ext-test', topics: ['objects/#', 'plant/#'] }, redisUrl: '' },
+    settings: { maxPayloadBytes: 4096, external: { url: `mqtt://127.0.0.1:${port}`, clientId: 'vigil-ext-test', topics: ['objects/#', 'plant/#'], shared: false }, redisUrl: '', redisChannelPrefix: 'vigil/' },
   }, { reconnectMs: 100 });
 });
 after(async () => {

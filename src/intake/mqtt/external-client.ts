@@ -8,7 +8,7 @@
 // and sends PUBACK after `handleMessage` calls back, so QoS 1 messages are stored one after
 // the other; QoS 0 ones (nothing to acknowledge) are handled up to MAX_PENDING at once.
 //
-// In a cluster every node subscribes, so each message must reach one of them only: each node
+// In a cluster (mqtt.external.shared) every node subscribes, so each message must reach one of them only: each node
 // connects under its own client id (`<clientId>.<nodeId>`: one id on two nodes would have the
 // broker take it over back and forth) and subscribes to `$share/<clientId>/<topic>`, MQTT's
 // shared subscription (MQTT 5, and 3.1.1 in mosquitto 2, EMQX, HiveMQ), so the broker gives
@@ -49,6 +49,8 @@ export function externalAgentId(url: string): string {
 
 /** What a node of a cluster subscribes to and as whom, so the nodes share the messages. */
 export function sharedSubscription(clientId: string, topics: readonly string[], nodeId: string): { clientId: string; topics: string[] } {
+  // The client id names the share group, a topic level: MQTT's separators and wildcards cannot be in it.
+  if (/[/+#]/.test(clientId)) throw new Error(`mqtt.external.clientId ${JSON.stringify(clientId)}: with mqtt.external.shared it names the share group, which cannot hold "/", "+" or "#"`);
   return { clientId: `${clientId}.${nodeId}`, topics: topics.map((t) => `$share/${clientId}/${t}`) };
 }
 

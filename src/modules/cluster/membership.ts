@@ -65,8 +65,6 @@ export interface ClusterView {
 
 export interface Membership {
   readonly nodeId: string;
-  /** Whether other nodes may share the database (PostgreSQL): false on SQLite. */
-  readonly shared: boolean;
   /** Joins (first heartbeat and claim done when this resolves), then beats until stop. */
   start(address: string): Promise<void>;
   /** Whether this node leads now: its lease is certainly valid at this moment. */
@@ -224,7 +222,6 @@ export function createMembership({ store, nodeId, version, settings, logger, sha
 
   return {
     nodeId,
-    shared,
     async start(at: string) {
       address = at;
       // A lease still held under this id is a previous run's (killed before it could give it
