@@ -41,6 +41,7 @@ test('PostgreSQL restarted under cluster load: errors during the outage, nothing
             } catch (err) {
               wrong.push(`${name}: ${(err as Error).message}`);
             }
+            if (wrong.length > 0) await new Promise((r) => setTimeout(r, 50));
           }
         })());
       }

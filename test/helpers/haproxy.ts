@@ -1,5 +1,5 @@
 // Debian's haproxy in front of a test cluster: round robin over the nodes, each health-checked
-// on /node/api/health/ready every 250 ms (out after 2 failures, in after 2 successes), and a
+// on /node/api/health/ready every 250 ms (out after 3 failures, in after 2 successes; a check may take 2 s), and a
 // request whose connection to a node fails retried on another (a stopped node's refused
 // connections are not the client's concern). Ready once it answers through a node.
 import { spawn } from 'node:child_process';
@@ -19,10 +19,10 @@ export interface Haproxy {
 export async function startHaproxy(backends: Record<string, string>): Promise<Haproxy> {
   const port = await freeTcpPort();
   const dir = mkdtempSync(join(tmpdir(), 'vigil-haproxy-'));
-  const servers = Object.entries(backends).map(([name, at]) => `  server ${name} ${at} check inter 250ms fall 2 rise 2`).join('\n');
+  const servers = Object.entries(backends).map(([name, at]) => `  server ${name} ${at} check inter 250ms fall 3 rise 2`).join('\n');
   const cfg = [
     'global', '  maxconn 4096',
-    'defaults', '  mode http', '  timeout connect 2s', '  timeout client 60s', '  timeout server 60s', '  option http-keep-alive',
+    'defaults', '  mode http', '  timeout connect 2s', '  timeout check 2s', '  timeout client 60s', '  timeout server 60s', '  option http-keep-alive',
     '  retries 3', '  option redispatch 1', '  retry-on conn-failure empty-response',
     'frontend vigil', `  bind 127.0.0.1:${port}`, '  default_backend nodes',
     'backend nodes', '  balance roundrobin', '  option httpchk GET /node/api/health/ready', servers, '',

@@ -17,7 +17,7 @@ import type { ServerResponse } from 'node:http';
 import { Type } from 'typebox';
 import type { Api } from '../../http/api-types.js';
 import { principalOf } from '../auth/authenticate.js';
-import { badRequest } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { Principal } from '../auth/service.js';
 import { canSee, reasonFor, type EntityActor } from '../catalog/access.js';
 import type { CatalogServices } from '../catalog/catalog-services.js';
@@ -109,7 +109,11 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     done();
   });
 
+  // Closing: open streams end, and a stream asked for meanwhile (on a connection kept alive, as
+  // a load balancer does) is refused, since it would hold the close for MAX_STREAM_MS.
+  let closing = false;
   api.addHook('preClose', (done) => {
+    closing = true;
     for (const c of clients) c.res.end();
     clients.clear();
     done();
@@ -133,6 +137,7 @@ export function liveStreamRoutes(api: Api, { bus, catalog, users }: { bus: Event
     const principal = principalOf(req);
     const types = new Set(req.query.types ? req.query.types.split(',').map((t) => t.trim()) : TYPES);
     for (const t of types) if (!(TYPES as readonly string[]).includes(t)) throw badRequest(`types: unknown event type ${JSON.stringify(t)}`);
+    if (closing) throw new AppError('ServiceUnavailable', 'the server is stopping: reconnect', { 'retry-after': '1' });
     const header = req.headers['last-event-id'];
     const since = Number(typeof header === 'string' ? header : req.query.lastEventId ?? Number.NaN);
     reply.hijack();
